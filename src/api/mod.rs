@@ -1,0 +1,66 @@
+//! The HTTP API: one registration feeds both the router and the OpenAPI spec.
+//!
+//! Contract: every operation is an actix handler annotated with
+//! `#[utoipa::path]` and registered once in [`routes`]; [`openapi`] builds the
+//! document from that same registration, so the spec cannot list a route
+//! the server lacks or miss one it has.
+
+pub mod extract;
+pub mod health;
+pub mod municipalities;
+pub mod pagination;
+pub mod problems;
+pub mod zones;
+
+use actix_web::App;
+use utoipa::OpenApi;
+use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
+
+/// Static parts of the document: info, tags, shared schemas.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "roomtax",
+        description = "Municipal room tax (lodging tax) administration for Wisconsin municipalities \
+                       and tourism zones (Wis. Stat. § 66.0615). Errors are RFC 9457 problem details \
+                       (`application/problem+json`); money is a decimal string with two decimals."
+    ),
+    tags(
+        (name = "zones", description = "Tourism zones and their members (public)"),
+        (name = "municipalities", description = "Municipalities levying room tax (public)"),
+        (name = "operations", description = "Health, readiness and the problem catalogue")
+    ),
+    components(schemas(crate::error::Problem, crate::error::FieldError))
+)]
+struct ApiDoc;
+
+/// Register every operation (the single source of router and spec).
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(health::healthz)
+        .service(health::readyz)
+        .service(problems::catalogue)
+        .service(problems::show)
+        .service(zones::list)
+        .service(zones::show)
+        .service(municipalities::list)
+        .service(municipalities::show);
+}
+
+/// The OpenAPI document generated from [`routes`].
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, doc) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts();
+    doc
+}
+
+/// The document as committed in `openapi/openapi.json` (pretty, newline-terminated).
+pub fn openapi_json() -> String {
+    let mut text = openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document always serialises");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,143 @@
+//! `/v1/municipalities`: the tenants, with their current zone (public).
+//!
+//! Contract: public information only; every tenant-scoped resource of later
+//! modules nests under `/v1/municipalities/{municipality}`.
+
+use std::collections::HashMap;
+
+use actix_web::{get, web};
+use chrono::{NaiveDate, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{
+    extract::ApiQuery,
+    pagination::{PageParams, next_cursor},
+};
+use crate::{
+    app::AppState,
+    db::{self, models::MunicipalityRow},
+    error::{ApiError, Problem},
+};
+
+/// The zone a municipality belongs to today.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MunicipalityZone {
+    /// Slug of the zone.
+    pub slug: String,
+    /// Name of the zone.
+    pub name: String,
+    /// Date the municipality entered the zone.
+    pub joined_on: NaiveDate,
+}
+
+/// A municipality that levies room tax (Wis. Stat. § 66.0615(1m)(a)).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Municipality {
+    /// URL-safe identifier used in paths.
+    pub slug: String,
+    /// Official name.
+    pub name: String,
+    /// `city`, `village` or `town`.
+    pub kind: String,
+    /// County.
+    pub county: String,
+    /// The tourism zone it belongs to today, if any.
+    pub zone: Option<MunicipalityZone>,
+}
+
+/// A page of municipalities.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MunicipalityList {
+    /// The municipalities on this page, in slug order.
+    pub items: Vec<Municipality>,
+    /// Pass as `cursor` to get the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+fn assemble(
+    rows: Vec<MunicipalityRow>,
+    conn: &mut db::DbConn,
+) -> Result<Vec<Municipality>, ApiError> {
+    let ids: Vec<i64> = rows.iter().map(|m| m.id).collect();
+    let today = Utc::now().date_naive();
+    let mut zones: HashMap<i64, MunicipalityZone> =
+        db::municipalities::memberships_on(conn, &ids, today)?
+            .into_iter()
+            .map(|(m, z)| {
+                (
+                    m.municipality_id,
+                    MunicipalityZone {
+                        slug: z.slug,
+                        name: z.name,
+                        joined_on: m.joined_on,
+                    },
+                )
+            })
+            .collect();
+    Ok(rows
+        .into_iter()
+        .map(|m| Municipality {
+            zone: zones.remove(&m.id),
+            slug: m.slug,
+            name: m.name,
+            kind: m.kind,
+            county: m.county,
+        })
+        .collect())
+}
+
+/// List municipalities.
+#[utoipa::path(
+    tag = "municipalities",
+    params(PageParams),
+    responses(
+        (status = 200, description = "A page of municipalities", body = MunicipalityList),
+        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Parameter out of range", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities")]
+pub async fn list(
+    state: web::Data<AppState>,
+    ApiQuery(page): ApiQuery<PageParams>,
+) -> Result<web::Json<MunicipalityList>, ApiError> {
+    let limit = page.limit()?;
+    let items = state
+        .db
+        .run(move |conn| {
+            let rows = db::municipalities::list(conn, page.cursor.as_deref(), i64::from(limit))?;
+            assemble(rows, conn)
+        })
+        .await?;
+    let next_cursor = next_cursor(&items, limit, |m| m.slug.clone());
+    Ok(web::Json(MunicipalityList { items, next_cursor }))
+}
+
+/// One municipality.
+#[utoipa::path(
+    tag = "municipalities",
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    responses(
+        (status = 200, description = "The municipality", body = Municipality),
+        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}")]
+pub async fn show(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<web::Json<Municipality>, ApiError> {
+    let slug = path.into_inner();
+    state
+        .db
+        .run(move |conn| {
+            let row = db::municipalities::by_slug(conn, &slug)?
+                .ok_or(ApiError::NotFound("municipality"))?;
+            assemble(vec![row], conn)
+        })
+        .await?
+        .pop()
+        .map(web::Json)
+        .ok_or(ApiError::NotFound("municipality"))
+}

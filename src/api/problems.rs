@@ -1,0 +1,64 @@
+//! `/problems/{code}`: the catalogue behind every problem `type` URI.
+//!
+//! Contract: each `type` a problem carries dereferences to an entry here, so
+//! a developer who meets an unknown code can read what it means.
+
+use actix_web::{get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, Problem, ProblemCode};
+
+/// One problem type.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProblemType {
+    /// The stable code.
+    pub code: &'static str,
+    /// The `type` URI problems of this kind carry.
+    #[serde(rename = "type")]
+    pub type_uri: String,
+    /// The HTTP status answered with.
+    pub status: u16,
+    /// Short summary.
+    pub title: &'static str,
+    /// What it means and what a client can do.
+    pub description: &'static str,
+}
+
+impl From<ProblemCode> for ProblemType {
+    fn from(c: ProblemCode) -> Self {
+        Self {
+            code: c.as_str(),
+            type_uri: c.type_uri(),
+            status: c.status(),
+            title: c.title(),
+            description: c.description(),
+        }
+    }
+}
+
+/// Every problem type this service answers with.
+#[utoipa::path(
+    tag = "operations",
+    responses((status = 200, description = "The problem catalogue", body = Vec<ProblemType>))
+)]
+#[get("/problems")]
+pub async fn catalogue() -> web::Json<Vec<ProblemType>> {
+    web::Json(ProblemCode::ALL.into_iter().map(Into::into).collect())
+}
+
+/// One problem type.
+#[utoipa::path(
+    tag = "operations",
+    params(("code" = String, Path, description = "Problem code, e.g. `validation-failed`")),
+    responses(
+        (status = 200, description = "The problem type", body = ProblemType),
+        (status = 404, description = "No such problem type", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/problems/{code}")]
+pub async fn show(path: web::Path<String>) -> Result<web::Json<ProblemType>, ApiError> {
+    ProblemCode::parse(&path)
+        .map(|c| web::Json(c.into()))
+        .ok_or(ApiError::NotFound("problem type"))
+}

@@ -1,0 +1,143 @@
+//! Build the server from a [`Settings`] value; tests build their own.
+//!
+//! Contract: [`Application::build`] opens the database (reporting the
+//! backend's own connection error), applies pending migrations, binds the
+//! listener (port 0 picks a free one, see [`Application::port`]) and wires
+//! middleware in one place: request id outermost, then the problem+json
+//! catch-all, then the routes. `run` serves until SIGTERM/SIGINT, then stops
+//! accepting and lets in-flight requests finish (up to the shutdown timeout).
+
+use std::{net::TcpListener, sync::Arc, time::Duration};
+
+use actix_web::{
+    App, HttpResponse, HttpServer,
+    dev::Server,
+    http::header,
+    middleware::{ErrorHandlers, from_fn},
+    web,
+};
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::{
+    api,
+    config::Settings,
+    db::{self, Db, DbError, Target},
+    error::fallback::{self, RouteTable},
+    request_context,
+};
+
+/// Shared state every handler reaches through `web::Data<AppState>`.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The database pool.
+    pub db: Db,
+}
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Database unreachable or migrations failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// The listener could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
+}
+
+/// Apply pending migrations, through the migration role when one is configured.
+pub fn migrate(settings: &Settings) -> Result<usize, DbError> {
+    let url = settings
+        .migration_database_url
+        .as_ref()
+        .unwrap_or(&settings.database_url);
+    let mut conn = Target::parse(url)?.connect()?;
+    db::migrations::run(&mut conn)
+}
+
+/// A bound, ready-to-run server.
+pub struct Application {
+    port: u16,
+    server: Server,
+    state: AppState,
+}
+
+impl Application {
+    /// Open the database, migrate, bind and wire the server.
+    pub fn build(settings: &Settings) -> Result<Self, StartError> {
+        let applied = migrate(settings)?;
+        let db = Db::open(&settings.database_url, settings.pool_size)?;
+        tracing::info!(backend = db.backend(), applied, "database ready");
+        let state = AppState { db };
+
+        let addr = format!("{}:{}", settings.host, settings.port);
+        let listener = TcpListener::bind(&addr).map_err(|source| StartError::Bind {
+            addr: addr.clone(),
+            source,
+        })?;
+        let port = listener
+            .local_addr()
+            .map_err(|source| StartError::Bind { addr, source })?
+            .port();
+
+        let spec = Arc::new(api::openapi());
+        let route_table = web::Data::new(RouteTable::from_openapi(&spec));
+        let data = web::Data::new(state.clone());
+        let server = HttpServer::new(move || {
+            App::new()
+                .into_utoipa_app()
+                .app_data(data.clone())
+                .app_data(route_table.clone())
+                .configure(api::routes)
+                .into_app()
+                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", (*spec).clone()))
+                .route(
+                    "/docs",
+                    web::get().to(|| async {
+                        HttpResponse::PermanentRedirect()
+                            .insert_header((header::LOCATION, "/docs/"))
+                            .finish()
+                    }),
+                )
+                .default_service(web::to(fallback::default_service))
+                .wrap(ErrorHandlers::new().default_handler(fallback::catch_all))
+                .wrap(from_fn(request_context::middleware))
+        })
+        .listen(listener)
+        .map_err(|source| StartError::Bind {
+            addr: format!("port {port}"),
+            source,
+        })?
+        .shutdown_timeout(settings.shutdown_timeout_secs)
+        .client_request_timeout(Duration::from_secs(30))
+        .run();
+        Ok(Self {
+            port,
+            server,
+            state,
+        })
+    }
+
+    /// The port actually bound.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The shared state (tests use it to reach the database).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// A handle that can stop the server gracefully.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serve until stopped.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

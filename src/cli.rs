@@ -1,0 +1,118 @@
+//! The command line: `serve` (default), `migrate`, `demo`, `openapi`.
+//!
+//! Contract: parse arguments, load [`Settings`], call into the library and
+//! turn failures into a message on stderr and a non-zero exit code. No
+//! business logic lives here.
+
+use std::{path::PathBuf, process::ExitCode};
+
+use clap::{Parser, Subcommand};
+
+use crate::{
+    app::{self, Application},
+    config::Settings,
+    db::Target,
+    demo, telemetry,
+};
+
+/// Municipal room tax administration for Wisconsin municipalities and tourism zones.
+#[derive(Debug, Parser)]
+#[command(name = "roomtax", version, about)]
+pub struct Cli {
+    /// Settings file (TOML); environment variables override it.
+    #[arg(long, global = true, env = "ROOMTAX_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// What to do (default: serve).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Migrate the database and serve the HTTP API until SIGTERM/SIGINT.
+    Serve {
+        /// Load the demo data (zone, municipalities, policy presets) first.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Load the demo data into the configured database (idempotent) and exit.
+    Demo,
+    /// Print the OpenAPI document (as committed in openapi/openapi.json).
+    Openapi {
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Entry point used by `main.rs`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("roomtax: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load_demo(settings: &Settings) -> Result<(), String> {
+    app::migrate(settings).map_err(|e| e.to_string())?;
+    let mut conn = Target::parse(&settings.database_url)
+        .and_then(|t| t.connect())
+        .map_err(|e| e.to_string())?;
+    let report =
+        demo::load_in_transaction(&mut conn).map_err(|e| format!("demo load failed: {e}"))?;
+    if report.created.is_empty() {
+        tracing::info!("demo data already present; nothing changed");
+    } else {
+        tracing::info!(created = report.created.len(), "demo data loaded");
+    }
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let settings = Settings::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
+    match cli.command.unwrap_or(Command::Serve { demo: false }) {
+        Command::Openapi { output } => {
+            let text = crate::api::openapi_json();
+            match output {
+                Some(path) => std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                None => {
+                    print!("{text}");
+                    Ok(())
+                }
+            }
+        }
+        Command::Migrate => {
+            telemetry::init(&settings);
+            let ran = app::migrate(&settings).map_err(|e| e.to_string())?;
+            tracing::info!(ran, "migrations applied");
+            Ok(())
+        }
+        Command::Demo => {
+            telemetry::init(&settings);
+            load_demo(&settings)
+        }
+        Command::Serve { demo } => {
+            telemetry::init(&settings);
+            if demo {
+                load_demo(&settings)?;
+            }
+            actix_web::rt::System::new().block_on(async {
+                let app = Application::build(&settings).map_err(|e| e.to_string())?;
+                tracing::info!(
+                    "listening on http://{}:{} (API docs at /docs)",
+                    settings.host,
+                    app.port()
+                );
+                app.run_until_stopped().await.map_err(|e| e.to_string())
+            })
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Storage: one diesel `MultiConnection` over SQLite and PostgreSQL, pooled.
+//!
+//! Contract: the backend is chosen from the URL scheme (`sqlite://` or
+//! `postgres://`), never by trial, so connection errors are reported as the
+//! backend gave them. Every unit of work runs in one transaction on a
+//! blocking thread through [`Db::run`]; nothing blocks the async workers.
+//! SQLite connections use WAL, a busy timeout and enforced foreign keys.
+
+pub mod migrations;
+pub mod models;
+pub mod municipalities;
+pub mod policies;
+pub mod schema;
+pub mod zones;
+
+use std::{path::PathBuf, time::Duration};
+
+use diesel::{
+    Connection, PgConnection, RunQueryDsl, SqliteConnection, connection::SimpleConnection,
+};
+
+use crate::{config::Secret, error::ApiError};
+
+/// A connection to either backend.
+#[derive(diesel::MultiConnection)]
+pub enum DbConn {
+    /// PostgreSQL (production).
+    Pg(PgConnection),
+    /// SQLite (embedded default).
+    Sqlite(SqliteConnection),
+}
+
+/// Which database engine a URL names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A SQLite file at this path.
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL.
+    Postgres(Secret),
+}
+
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The URL names no supported backend.
+    #[error("unsupported database URL scheme (use sqlite://PATH or postgres://...)")]
+    Scheme,
+    /// The backend refused the connection; the message is the backend's own.
+    #[error("cannot connect to the {backend} database: {message}")]
+    Connect {
+        backend: &'static str,
+        message: String,
+    },
+    /// A query or migration failed while preparing the database.
+    #[error("{0}")]
+    Setup(String),
+}
+
+impl Target {
+    /// Parse a database URL.
+    pub fn parse(url: &Secret) -> Result<Self, DbError> {
+        let raw = url.expose();
+        if let Some(path) = raw.strip_prefix("sqlite://") {
+            if path.is_empty() {
+                return Err(DbError::Setup("sqlite:// needs a file path".into()));
+            }
+            return Ok(Self::Sqlite(PathBuf::from(path)));
+        }
+        if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
+            return Ok(Self::Postgres(url.clone()));
+        }
+        Err(DbError::Scheme)
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "sqlite",
+            Self::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Open one connection, configured for this service.
+    pub fn connect(&self) -> Result<DbConn, DbError> {
+        match self {
+            Self::Sqlite(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| DbError::Connect {
+                        backend: "sqlite",
+                        message: format!("cannot create {}: {e}", dir.display()),
+                    })?;
+                }
+                let shown = path.to_string_lossy();
+                let mut conn =
+                    SqliteConnection::establish(&shown).map_err(|e| DbError::Connect {
+                        backend: "sqlite",
+                        message: e.to_string(),
+                    })?;
+                conn.batch_execute(
+                    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+                     PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+                )
+                .map_err(|e| DbError::Setup(format!("sqlite pragmas: {e}")))?;
+                Ok(DbConn::Sqlite(conn))
+            }
+            Self::Postgres(url) => PgConnection::establish(url.expose())
+                .map(DbConn::Pg)
+                .map_err(|e| DbError::Connect {
+                    backend: "postgres",
+                    message: e.to_string(),
+                }),
+        }
+    }
+}
+
+/// r2d2 manager that opens connections through [`Target::connect`].
+#[derive(Debug)]
+pub struct Manager(Target);
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = DbConn;
+    type Error = DbError;
+
+    fn connect(&self) -> Result<DbConn, DbError> {
+        self.0.connect()
+    }
+
+    fn is_valid(&self, conn: &mut DbConn) -> Result<(), DbError> {
+        diesel::sql_query("SELECT 1")
+            .execute(conn)
+            .map(|_| ())
+            .map_err(|e| DbError::Setup(e.to_string()))
+    }
+
+    fn has_broken(&self, _conn: &mut DbConn) -> bool {
+        false
+    }
+}
+
+/// The pooled database handle handlers use.
+#[derive(Clone)]
+pub struct Db {
+    pool: r2d2::Pool<Manager>,
+    target: Target,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("backend", &self.target.backend())
+            .finish()
+    }
+}
+
+impl Db {
+    /// Open a pool; one connection is made eagerly so a bad URL fails now,
+    /// with the backend's own message.
+    pub fn open(url: &Secret, pool_size: u32) -> Result<Self, DbError> {
+        let target = Target::parse(url)?;
+        drop(target.connect()?);
+        let pool = r2d2::Pool::builder()
+            .max_size(pool_size)
+            .min_idle(Some(1))
+            .connection_timeout(Duration::from_secs(5))
+            .test_on_check_out(false)
+            .build_unchecked(Manager(target.clone()));
+        Ok(Self { pool, target })
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend(&self) -> &'static str {
+        self.target.backend()
+    }
+
+    /// Run `work` in one transaction on a blocking thread.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> Result<T, ApiError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            let conn: &mut DbConn = &mut conn;
+            conn.transaction(work)
+        })
+        .await?
+    }
+
+    /// Readiness: a connection can be had and no migration is pending.
+    pub async fn check_ready(&self) -> Result<(), ApiError> {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            match migrations::pending(&mut conn) {
+                Ok(0) => Ok(()),
+                Ok(n) => Err(ApiError::NotReady(format!(
+                    "{n} database migration(s) have not been applied"
+                ))),
+                Err(e) => {
+                    tracing::warn!(cause = %e, "readiness check failed");
+                    Err(ApiError::NotReady("the database cannot be queried".into()))
+                }
+            }
+        })
+        .await?
+    }
+}

@@ -1,0 +1,63 @@
+//! Queries over municipalities (the tenants) and their zone membership.
+//!
+//! Contract: names, slugs and membership are public information; this
+//! module resolves a slug to the tenant id every tenant query takes.
+
+use chrono::NaiveDate;
+use diesel::prelude::*;
+
+use super::{
+    DbConn,
+    models::{MembershipRow, MunicipalityRow, NewMunicipality, ZoneRow},
+    schema::{municipalities, zone_memberships, zones},
+};
+
+/// Municipalities with a slug after `after`, in slug order.
+pub fn list(
+    conn: &mut DbConn,
+    after: Option<&str>,
+    limit: i64,
+) -> QueryResult<Vec<MunicipalityRow>> {
+    let mut query = municipalities::table
+        .order(municipalities::slug.asc())
+        .limit(limit)
+        .into_boxed();
+    if let Some(after) = after {
+        query = query.filter(municipalities::slug.gt(after.to_owned()));
+    }
+    query.load(conn)
+}
+
+/// The municipality with this slug.
+pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<MunicipalityRow>> {
+    municipalities::table
+        .filter(municipalities::slug.eq(slug))
+        .first(conn)
+        .optional()
+}
+
+/// For each given municipality, its membership in force on `on`, with the zone.
+pub fn memberships_on(
+    conn: &mut DbConn,
+    municipality_ids: &[i64],
+    on: NaiveDate,
+) -> QueryResult<Vec<(MembershipRow, ZoneRow)>> {
+    zone_memberships::table
+        .inner_join(zones::table)
+        .filter(zone_memberships::municipality_id.eq_any(municipality_ids.to_vec()))
+        .filter(zone_memberships::joined_on.le(on))
+        .filter(
+            zone_memberships::left_on
+                .is_null()
+                .or(zone_memberships::left_on.gt(on)),
+        )
+        .load(conn)
+}
+
+/// Insert a municipality.
+pub fn insert(conn: &mut DbConn, new: &NewMunicipality<'_>) -> QueryResult<MunicipalityRow> {
+    diesel::insert_into(municipalities::table)
+        .values(new)
+        .returning(municipalities::all_columns)
+        .get_result(conn)
+}

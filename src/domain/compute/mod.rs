@@ -1,0 +1,42 @@
+//! The computations, one file per rule family. Each takes the governing [`Policy`]
+//! (where the rule is the ordinance's) and returns its amount inside a [`Line`] (or a
+//! date inside a [`DateLine`]) with rule id, inputs, sentence and citation; invalid input
+//! is a [`DomainError::Invalid`](crate::domain::DomainError) naming the field and rule.
+//!
+//! [`Policy`]: crate::domain::Policy
+//! [`Line`]: crate::domain::Line
+//! [`DateLine`]: crate::domain::DateLine
+
+pub mod distribution;
+pub mod due;
+pub mod enforcement;
+pub mod estimate;
+pub mod fees;
+pub mod fraud;
+pub mod interest;
+pub mod payments;
+pub mod seats;
+pub mod tax;
+pub mod vehicle_fee;
+
+pub use distribution::{Distribution, distribute};
+pub use due::{annual_due_date, extended_filing_due_date, quarterly_due_date, return_due_date};
+pub use enforcement::{
+    ForfeitureLimits, confidentiality_forfeiture_limits, security_application_date,
+    security_deposit, violation_forfeiture_limits,
+};
+pub use estimate::{NonFilerEstimate, non_filer_estimate};
+pub use fees::{collection_fee, late_filing_fee, late_payment_forfeiture};
+pub use fraud::fraud_penalty;
+pub use interest::{RefundInterestExclusions, interest, months_late, refund_interest};
+pub use payments::{Allocation, Charge, PaymentApplication, apply_payment};
+pub use seats::{SeatAllocation, commission_seats};
+pub use tax::{tax, tax_on_taxable, taxable_receipts};
+pub use vehicle_fee::{VehicleFeeRemittance, vehicle_fee_remittance};
+
+use crate::domain::policy::Policy;
+
+/// The citation of a rule the municipality's ordinance does not have.
+pub(crate) fn no_provision(policy: &Policy) -> String {
+    format!("{}: no such provision", policy.title)
+}

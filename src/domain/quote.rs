@@ -1,0 +1,186 @@
+//! What a return owes: [`quote`], and the year's due dates: [`due_calendar`].
+//!
+//! Contract of [`quote`]:
+//! - the policy is the version in force on the period's last day ([`PolicyHistory::for_period`];
+//!   none → [`DomainError::NoPolicy`]);
+//! - tax = rate × (gross − exempt), rounded once; an annual period (calendar or fiscal
+//!   year) is quoted like a quarter on the receipts given, with the annual rule's due date
+//!   (Montello: 90 days after the year closes; Hayward: with the Q4 return);
+//! - `filed_on` / `paid_on` absent = on time; both, when given, must be on or after the
+//!   period's last day (rule `before_period_end`);
+//! - interest and the late-payment forfeiture run from the due date, never extended;
+//!   the late filing fee from the filing due date (extended when `extended_to` is given
+//!   and allowed);
+//! - the operator's collection fee (0 in both presets) is kept out of the tax, so the tax
+//!   principal remitted is tax − collection fee; it is forfeited on a return filed late
+//!   where the policy says so (Hayward). Interest runs on, and the distribution splits,
+//!   that principal;
+//! - total due = principal + interest + late filing fee + late-payment forfeiture;
+//! - `lines` explains every amount (codes `tax`, `collection_fee`, `interest`,
+//!   `late_filing_fee`, `late_payment_forfeiture`, `commission_share`,
+//!   `municipality_share`, `total_due`), `dates` every date;
+//! - invalid input is [`DomainError::Invalid`] on the request fields `period`,
+//!   `gross_receipts`, `exempt_receipts`, `filed_on`, `paid_on`, `extended_to`,
+//!   `previous_year_tax`.
+
+mod due_calendar;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::domain::compute::{
+    Distribution, collection_fee, distribute, extended_filing_due_date, interest, late_filing_fee,
+    late_payment_forfeiture, return_due_date, tax,
+};
+use crate::domain::error::{DomainError, require_not_negative};
+use crate::domain::explain::{DateLine, Line};
+use crate::domain::money::Money;
+use crate::domain::period::Period;
+use crate::domain::policy::PolicyHistory;
+
+pub use due_calendar::{DueItem, DueKind, due_calendar, due_date_of};
+
+/// A return to quote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteInput {
+    /// The return's period: "2026-Q1", "2026" or "FY2026-06".
+    pub period: Period,
+    /// Gross receipts from furnishing rooms or lodging in the period.
+    pub gross_receipts: Money,
+    /// Exempt receipts (federal government, Wis. Stat. § 77.54(9a) buyers, long stays);
+    /// "0.00" when absent.
+    #[serde(default)]
+    pub exempt_receipts: Money,
+    /// Date the return was filed; absent = on time.
+    pub filed_on: Option<NaiveDate>,
+    /// Date the tax was paid; absent = on time.
+    pub paid_on: Option<NaiveDate>,
+    /// Extended filing due date granted by the clerk-treasurer (Montello only).
+    pub extended_to: Option<NaiveDate>,
+    /// Tax imposed on the payor for the previous year (Montello late-payment forfeiture).
+    pub previous_year_tax: Option<Money>,
+}
+
+/// What a return owes, with every amount explained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Quote {
+    /// The return's period.
+    pub period: Period,
+    /// Room tax on the taxable receipts.
+    pub tax: Money,
+    /// Due date of the return and its tax (interest runs from it; never extended).
+    pub due_date: NaiveDate,
+    /// Date by which the return must be filed: the due date or the extended date.
+    pub filing_due_date: NaiveDate,
+    /// Interest on tax paid late.
+    pub interest: Money,
+    /// Fee for a return filed after the filing due date.
+    pub late_filing_fee: Money,
+    /// Montello's forfeiture for tax paid more than 30 days late.
+    pub late_payment_forfeiture: Money,
+    /// Collection fee the operator keeps out of the tax (0 unless the policy sets one).
+    pub collection_fee: Money,
+    /// Tax less the collection fee, plus interest, fee and forfeiture.
+    pub total_due: Money,
+    /// Split of the tax principal between the commission and the municipality.
+    pub distribution: Distribution,
+    /// Effective date of the policy version used (it identifies the version).
+    pub policy_effective_from: NaiveDate,
+    /// One line per amount: code, amount, explanation, citation, inputs.
+    pub lines: Vec<Line>,
+    /// One line per date: due date and filing due date.
+    pub dates: Vec<DateLine>,
+}
+
+fn not_before_period_end(
+    field: &str,
+    date: Option<NaiveDate>,
+    period: &Period,
+) -> Result<(), DomainError> {
+    match date {
+        Some(date) if date < period.last_day() => Err(DomainError::invalid(
+            field,
+            "before_period_end",
+            format!(
+                "{date} is before the end of {period} ({})",
+                period.last_day()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Quotes a return (see the module doc for the rules).
+pub fn quote(history: &PolicyHistory, input: &QuoteInput) -> Result<Quote, DomainError> {
+    let period = input.period;
+    let policy = history.for_period(&period).ok_or(DomainError::NoPolicy {
+        date: period.last_day(),
+    })?;
+    let tax_line = tax(policy, input.gross_receipts, input.exempt_receipts)?;
+    if let Some(previous) = input.previous_year_tax {
+        require_not_negative("previous_year_tax", previous)?;
+    }
+    not_before_period_end("filed_on", input.filed_on, &period)?;
+    not_before_period_end("paid_on", input.paid_on, &period)?;
+
+    let due = return_due_date(policy, &period)?;
+    let filing_due = extended_filing_due_date(policy, due.date, input.extended_to)?;
+    let filed_late = input.filed_on.is_some_and(|filed| filed > filing_due.date);
+
+    let fee_line = collection_fee(policy, tax_line.amount, filed_late)?;
+    let principal = tax_line.amount - fee_line.amount;
+    let interest_line = interest(policy, principal, due.date, input.paid_on)?;
+    let late_fee_line = late_filing_fee(policy, filing_due.date, input.filed_on);
+    let forfeiture_line = late_payment_forfeiture(
+        policy,
+        principal,
+        due.date,
+        input.paid_on,
+        input.previous_year_tax,
+    )?;
+    let (distribution, distribution_lines) = distribute(policy, principal);
+
+    let total_due =
+        principal + interest_line.amount + late_fee_line.amount + forfeiture_line.amount;
+    let total_line = Line::new(
+        "total_due",
+        total_due,
+        format!(
+            "tax {} − collection fee {} + interest {} + late filing fee {} + late-payment forfeiture {} = {total_due}",
+            tax_line.amount, fee_line.amount, interest_line.amount, late_fee_line.amount, forfeiture_line.amount
+        ),
+        &format!("{}: the amounts above, each with its own citation", policy.title),
+    )
+    .input("policy_effective_from", policy.effective_from);
+
+    Ok(Quote {
+        period,
+        tax: tax_line.amount,
+        due_date: due.date,
+        filing_due_date: filing_due.date,
+        interest: interest_line.amount,
+        late_filing_fee: late_fee_line.amount,
+        late_payment_forfeiture: forfeiture_line.amount,
+        collection_fee: fee_line.amount,
+        total_due,
+        distribution,
+        policy_effective_from: policy.effective_from,
+        lines: [
+            tax_line,
+            fee_line,
+            interest_line,
+            late_fee_line,
+            forfeiture_line,
+        ]
+        .into_iter()
+        .chain(distribution_lines)
+        .chain([total_line])
+        .collect(),
+        dates: vec![due, filing_due],
+    })
+}
+
+#[cfg(test)]
+mod tests;

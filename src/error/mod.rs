@@ -1,0 +1,193 @@
+//! The service's one error type, mapped once to problem details.
+//!
+//! Contract: handlers and the db layer return [`ApiError`]; the only place an
+//! error becomes an HTTP response is [`ApiError::error_response`] (plus the
+//! framework fallbacks in [`fallback`], which reuse it). Diesel "not found"
+//! is 404, unique violations 409, anything unexpected an opaque 500 whose
+//! cause goes only to the log, under the request id.
+
+pub mod fallback;
+pub mod problem;
+
+use actix_web::{HttpResponse, ResponseError, http::StatusCode, http::header};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+pub use problem::{FieldError, PROBLEM_JSON, Problem, ProblemCode};
+
+/// Every failure the service can answer with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The resource does not exist or the caller may not know it exists.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// No operation at this path.
+    #[error("no route for {0}")]
+    RouteNotFound(String),
+    /// The path exists with other methods.
+    #[error("method not allowed; allowed: {}", .0.join(", "))]
+    MethodNotAllowed(Vec<String>),
+    /// The body is not well-formed JSON.
+    #[error("malformed JSON: {0}")]
+    MalformedJson(String),
+    /// A field has the wrong type or format.
+    #[error("invalid field type at {field}: {message}")]
+    InvalidFieldType { field: String, message: String },
+    /// The body has a field the operation does not accept.
+    #[error("unknown field {field}")]
+    UnknownField { field: String, expected: String },
+    /// A path or query parameter could not be parsed.
+    #[error("invalid parameter {name}: {message}")]
+    InvalidParameter { name: String, message: String },
+    /// The request breaks one or more rules.
+    #[error("validation failed")]
+    Validation(Vec<FieldError>),
+    /// Body over the limit.
+    #[error("payload too large")]
+    PayloadTooLarge { limit: usize },
+    /// Body not sent as JSON.
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    /// Conflicts with current state (e.g. a unique key).
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// The service cannot serve requests yet.
+    #[error("not ready: {0}")]
+    NotReady(String),
+    /// Anything unexpected; the message is logged, never returned.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// One validation failure.
+    pub fn invalid(field: &str, rule: &str, message: impl Into<String>) -> Self {
+        Self::Validation(vec![FieldError::new(field, rule, message)])
+    }
+
+    /// Wrap an unexpected error; its text is logged only.
+    pub fn internal(err: impl std::fmt::Display) -> Self {
+        Self::Internal(err.to_string())
+    }
+
+    fn code(&self) -> ProblemCode {
+        match self {
+            Self::NotFound(_) => ProblemCode::NotFound,
+            Self::RouteNotFound(_) => ProblemCode::RouteNotFound,
+            Self::MethodNotAllowed(_) => ProblemCode::MethodNotAllowed,
+            Self::MalformedJson(_) => ProblemCode::MalformedJson,
+            Self::InvalidFieldType { .. } => ProblemCode::InvalidFieldType,
+            Self::UnknownField { .. } => ProblemCode::UnknownField,
+            Self::InvalidParameter { .. } => ProblemCode::InvalidParameter,
+            Self::Validation(_) => ProblemCode::ValidationFailed,
+            Self::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
+            Self::UnsupportedMediaType => ProblemCode::UnsupportedMediaType,
+            Self::Conflict(_) => ProblemCode::Conflict,
+            Self::NotReady(_) => ProblemCode::NotReady,
+            Self::Internal(_) => ProblemCode::Internal,
+        }
+    }
+
+    /// The problem body for this error.
+    pub fn to_problem(&self) -> Problem {
+        let code = self.code();
+        match self {
+            Self::NotFound(what) => Problem::new(code, format!("{what} not found")),
+            Self::RouteNotFound(path) => Problem::new(
+                code,
+                format!("no operation is defined at {path}; see /openapi.json"),
+            ),
+            Self::MethodNotAllowed(allow) => Problem::new(
+                code,
+                format!("this path accepts only: {}", allow.join(", ")),
+            ),
+            Self::MalformedJson(msg) => {
+                Problem::new(code, format!("the request body is not valid JSON: {msg}"))
+            }
+            Self::InvalidFieldType { field, message } => {
+                Problem::new(code, format!("field `{field}`: {message}")).with_errors(vec![
+                    FieldError::new(field.clone(), "type", message.clone()),
+                ])
+            }
+            Self::UnknownField { field, expected } => Problem::new(
+                code,
+                format!("field `{field}` is not accepted here; expected one of: {expected}"),
+            )
+            .with_errors(vec![FieldError::new(
+                field.clone(),
+                "unknown_field",
+                format!("not accepted; expected one of: {expected}"),
+            )]),
+            Self::InvalidParameter { name, message } => {
+                Problem::new(code, format!("parameter `{name}`: {message}")).with_errors(vec![
+                    FieldError::new(name.clone(), "format", message.clone()),
+                ])
+            }
+            Self::Validation(errors) => {
+                let detail = errors
+                    .iter()
+                    .map(|e| format!("`{}` breaks rule `{}`: {}", e.field, e.rule, e.message))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                Problem::new(code, detail).with_errors(errors.clone())
+            }
+            Self::PayloadTooLarge { limit } => Problem::new(
+                code,
+                format!("the request body exceeds the limit of {limit} bytes"),
+            ),
+            Self::UnsupportedMediaType => Problem::new(
+                code,
+                "send the request body with Content-Type: application/json",
+            ),
+            Self::Conflict(msg) => Problem::new(code, msg.clone()),
+            Self::NotReady(msg) => Problem::new(code, msg.clone()),
+            Self::Internal(_) => Problem::new(
+                code,
+                "an unexpected error occurred; it has been logged under the request id",
+            ),
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.code().status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Self::Internal(cause) = self {
+            // The cause may name tables or constraints; it goes to the log only.
+            tracing::error!(cause = %cause, "internal error");
+        }
+        let mut builder = HttpResponse::build(self.status_code());
+        builder.content_type(PROBLEM_JSON);
+        if let Self::MethodNotAllowed(allow) = self {
+            builder.insert_header((header::ALLOW, allow.join(", ")));
+        }
+        builder.json(self.to_problem())
+    }
+}
+
+impl From<DieselError> for ApiError {
+    fn from(err: DieselError) -> Self {
+        match err {
+            DieselError::NotFound => Self::NotFound("resource"),
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                Self::Conflict("a resource with the same identifying values already exists".into())
+            }
+            other => Self::internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<r2d2::Error> for ApiError {
+    fn from(err: r2d2::Error) -> Self {
+        tracing::warn!(cause = %err, "no database connection available");
+        Self::NotReady("the database is unreachable; try again shortly".into())
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(err: tokio::task::JoinError) -> Self {
+        Self::internal(format!("blocking task failed: {err}"))
+    }
+}

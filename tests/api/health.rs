@@ -1,0 +1,68 @@
+//! Liveness, readiness and request ids.
+
+use crate::helpers::{assert_problem, spawn_app};
+
+#[actix_web::test]
+async fn healthz_and_readyz_answer_ok_on_a_migrated_database() {
+    let app = spawn_app().await;
+    let res = app.get("/healthz").await;
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().contains_key("x-request-id"));
+    assert_eq!(
+        res.json::<serde_json::Value>().await.unwrap()["status"],
+        "ok"
+    );
+
+    let res = app.get("/readyz").await;
+    assert_eq!(res.status(), 200);
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(body["status"], "ready");
+    assert_eq!(body["database"], app.db.backend());
+}
+
+#[actix_web::test]
+async fn readyz_is_503_when_migrations_are_pending() {
+    let app = spawn_app().await;
+    let reverted = app
+        .state
+        .db
+        .run(|conn| {
+            roomtax::db::migrations::revert_all(conn).map_err(roomtax::error::ApiError::internal)
+        })
+        .await
+        .expect("migrations revert");
+    assert!(reverted > 0);
+    let body = assert_problem(app.get("/readyz").await, 503, "not-ready").await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("migration"),
+        "{body}"
+    );
+    // Liveness does not depend on the database.
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
+
+#[actix_web::test]
+async fn a_sane_incoming_request_id_is_echoed_and_an_insane_one_replaced() {
+    let app = spawn_app().await;
+    let res = app
+        .client
+        .get(app.url("/nowhere"))
+        .header("x-request-id", "trace-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["x-request-id"], "trace-42");
+    let body = assert_problem(res, 404, "route-not-found").await;
+    assert_eq!(body["request_id"], "trace-42");
+    assert_eq!(body["instance"], "/nowhere");
+
+    let res = app
+        .client
+        .get(app.url("/healthz"))
+        .header("x-request-id", "has spaces and <html>")
+        .send()
+        .await
+        .unwrap();
+    let id = res.headers()["x-request-id"].to_str().unwrap();
+    assert_eq!(id.len(), 36, "replaced by a UUID, got {id}");
+}

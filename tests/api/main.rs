@@ -1,0 +1,10 @@
+//! One integration-test binary: the real app over HTTP, per-test databases.
+//! Set `ROOMTAX_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres`
+//! to run every test against PostgreSQL instead of SQLite.
+
+mod errors;
+mod health;
+mod helpers;
+mod migrations;
+mod openapi;
+mod zones;
