@@ -40,12 +40,64 @@ pub enum Command {
     Migrate,
     /// Load the demo data into the configured database (idempotent) and exit.
     Demo,
+    /// Manage municipalities' policy versions (the ordinance as data).
+    #[command(subcommand)]
+    Policy(PolicyCommand),
     /// Print the OpenAPI document (as committed in openapi/openapi.json).
     Openapi {
         /// Write to this file instead of standard output.
         #[arg(long)]
         output: Option<PathBuf>,
     },
+}
+
+/// `roomtax policy ...`
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Add a policy version from a TOML file (same format as policies/*.toml).
+    ///
+    /// The version takes effect on its `effective_from` date; a date that would
+    /// change a period that has already ended is refused.
+    Add {
+        /// Municipality slug, e.g. `montello`.
+        #[arg(long)]
+        municipality: String,
+        /// The policy file.
+        #[arg(long)]
+        file: PathBuf,
+    },
+}
+
+fn add_policy(
+    settings: &Settings,
+    municipality: &str,
+    file: &std::path::Path,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let policy =
+        crate::domain::Policy::from_toml(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    app::migrate(settings).map_err(|e| e.to_string())?;
+    let mut conn = Target::parse(&settings.database_url)
+        .and_then(|t| t.connect())
+        .map_err(|e| e.to_string())?;
+    let today = chrono::Utc::now().date_naive();
+    let effective_from = policy.effective_from;
+    diesel::Connection::transaction(&mut conn, |conn| {
+        let muni = crate::db::municipalities::require(conn, municipality)?;
+        crate::db::policies::add(conn, muni.id, &policy, "cli:policy-add", today)
+    })
+    .map_err(|e| match e.to_problem() {
+        p if p.errors.is_empty() => p.detail,
+        p => p
+            .errors
+            .iter()
+            .map(|e| format!("{}: {}", e.field, e.message))
+            .collect::<Vec<_>>()
+            .join("; "),
+    })?;
+    println!("policy version effective {effective_from} added to {municipality}");
+    Ok(())
 }
 
 /// Entry point used by `main.rs`.
@@ -94,6 +146,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let ran = app::migrate(&settings).map_err(|e| e.to_string())?;
             tracing::info!(ran, "migrations applied");
             Ok(())
+        }
+        Command::Policy(PolicyCommand::Add { municipality, file }) => {
+            telemetry::init(&settings);
+            add_policy(&settings, &municipality, &file)
         }
         Command::Demo => {
             telemetry::init(&settings);

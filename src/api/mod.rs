@@ -5,11 +5,14 @@
 //! document from that same registration, so the spec cannot list a route
 //! the server lacks or miss one it has.
 
+pub mod calendar;
 pub mod extract;
 pub mod health;
 pub mod municipalities;
 pub mod pagination;
+pub mod policies;
 pub mod problems;
+pub mod quotes;
 pub mod zones;
 
 use actix_web::App;
@@ -28,6 +31,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
     tags(
         (name = "zones", description = "Tourism zones and their members (public)"),
         (name = "municipalities", description = "Municipalities levying room tax (public)"),
+        (name = "policies", description = "The ordinance as data, due calendars and quotes (public law)"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
     components(schemas(crate::error::Problem, crate::error::FieldError))
@@ -43,7 +47,11 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(zones::list)
         .service(zones::show)
         .service(municipalities::list)
-        .service(municipalities::show);
+        .service(municipalities::show)
+        .service(policies::history)
+        .service(policies::current)
+        .service(calendar::show)
+        .service(quotes::create);
 }
 
 /// The OpenAPI document generated from [`routes`].

@@ -61,3 +61,8 @@ pub fn insert(conn: &mut DbConn, new: &NewMunicipality<'_>) -> QueryResult<Munic
         .returning(municipalities::all_columns)
         .get_result(conn)
 }
+
+/// The municipality with this slug, or a 404 problem.
+pub fn require(conn: &mut DbConn, slug: &str) -> Result<MunicipalityRow, crate::error::ApiError> {
+    by_slug(conn, slug)?.ok_or(crate::error::ApiError::NotFound("municipality"))
+}

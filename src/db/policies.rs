@@ -2,13 +2,20 @@
 //!
 //! Contract: every query takes the municipality id; versions are appended,
 //! never updated, so a past period always computes with the version it had.
+//! A stored document that no longer parses is an internal error (500), never
+//! silently skipped.
 
+use chrono::NaiveDate;
 use diesel::prelude::*;
 
 use super::{
     DbConn,
     models::{NewPolicyVersion, PolicyVersionRow},
     schema::policy_versions,
+};
+use crate::{
+    domain::{Policy, PolicyHistory},
+    error::ApiError,
 };
 
 /// Every version of one municipality's policy, oldest first.
@@ -19,7 +26,66 @@ pub fn history(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Polic
         .load(conn)
 }
 
-/// Append a version.
+/// A stored version with its parsed policy.
+#[derive(Debug, Clone)]
+pub struct StoredPolicy {
+    /// The row as stored.
+    pub row: PolicyVersionRow,
+    /// The parsed document.
+    pub policy: Policy,
+}
+
+/// Every version, parsed, oldest first, and the history built from them.
+pub fn load(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> Result<(Vec<StoredPolicy>, PolicyHistory), ApiError> {
+    let stored = history(conn, municipality_id)?
+        .into_iter()
+        .map(|row| {
+            let policy: Policy = serde_json::from_str(&row.document).map_err(|e| {
+                ApiError::internal(format!(
+                    "stored policy version {} does not parse: {e}",
+                    row.effective_from
+                ))
+            })?;
+            Ok(StoredPolicy { row, policy })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    let history = PolicyHistory::new(stored.iter().map(|s| s.policy.clone()).collect())
+        .map_err(|e| ApiError::internal(format!("stored policy history is invalid: {e}")))?;
+    Ok((stored, history))
+}
+
+/// Append a version after checking it against the history and `today`.
+pub fn add(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    policy: &Policy,
+    source: &str,
+    today: NaiveDate,
+) -> Result<(), ApiError> {
+    policy
+        .validate()
+        .map_err(|e| ApiError::invalid("policy", "valid_policy", e.to_string()))?;
+    let (_, history) = load(conn, municipality_id)?;
+    history
+        .can_add(policy.effective_from, today)
+        .map_err(|e| ApiError::invalid("effective_from", "not_retroactive", e.to_string()))?;
+    let document = serde_json::to_string(policy).map_err(ApiError::internal)?;
+    insert(
+        conn,
+        &NewPolicyVersion {
+            municipality_id,
+            effective_from: policy.effective_from,
+            document: &document,
+            source,
+        },
+    )?;
+    Ok(())
+}
+
+/// Append a version without checks (the demo seeds presets with it).
 pub fn insert(conn: &mut DbConn, new: &NewPolicyVersion<'_>) -> QueryResult<()> {
     diesel::insert_into(policy_versions::table)
         .values(new)

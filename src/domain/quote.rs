@@ -86,8 +86,8 @@ pub struct Quote {
     pub total_due: Money,
     /// Split of the tax principal between the commission and the municipality.
     pub distribution: Distribution,
-    /// Effective date of the policy version used (it identifies the version).
-    pub policy_effective_from: NaiveDate,
+    /// The policy version used, identified by its effective date (the version in force on the period's last day).
+    pub policy_version: NaiveDate,
     /// One line per amount: code, amount, explanation, citation, inputs.
     pub lines: Vec<Line>,
     /// One line per date: due date and filing due date.
@@ -166,7 +166,7 @@ pub fn quote(history: &PolicyHistory, input: &QuoteInput) -> Result<Quote, Domai
         collection_fee: fee_line.amount,
         total_due,
         distribution,
-        policy_effective_from: policy.effective_from,
+        policy_version: policy.effective_from,
         lines: [
             tax_line,
             fee_line,

@@ -191,3 +191,21 @@ impl From<tokio::task::JoinError> for ApiError {
         Self::internal(format!("blocking task failed: {err}"))
     }
 }
+
+impl From<crate::domain::DomainError> for ApiError {
+    fn from(err: crate::domain::DomainError) -> Self {
+        use crate::domain::DomainError;
+        match err {
+            DomainError::Invalid {
+                field,
+                rule,
+                message,
+            } => Self::Validation(vec![FieldError::new(field, rule, message)]),
+            DomainError::NoPolicy { date } => Self::invalid(
+                "period",
+                "no_policy_in_force",
+                format!("no policy version of this municipality is in force on {date}"),
+            ),
+        }
+    }
+}

@@ -137,7 +137,6 @@ impl TestApp {
     }
 
     /// POST a JSON value to a path.
-    #[allow(dead_code)] // used by the ordinance-engine tests that follow
     pub async fn post_json(&self, path: &str, body: &serde_json::Value) -> reqwest::Response {
         self.client
             .post(self.url(path))

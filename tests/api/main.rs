@@ -2,9 +2,11 @@
 //! Set `ROOMTAX_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres`
 //! to run every test against PostgreSQL instead of SQLite.
 
+mod cli;
 mod errors;
 mod health;
 mod helpers;
 mod migrations;
 mod openapi;
+mod quotes;
 mod zones;

@@ -60,7 +60,7 @@ fn montello_2026_q1_worked_example() {
         (Money::ZERO, Money::ZERO, Money::ZERO)
     );
     assert_eq!(q.total_due, m("555.56"));
-    assert_eq!(q.policy_effective_from, d("2020-01-01"));
+    assert_eq!(q.policy_version, d("2020-01-01"));
     let codes: Vec<&str> = q.lines.iter().map(|l| l.code.as_str()).collect();
     assert_eq!(
         codes,
@@ -290,14 +290,8 @@ fn the_version_in_force_on_the_last_day_is_used() {
     let h = PolicyHistory::new(vec![montello(), raised]).unwrap();
     let q1 = quote(&h, &input("2026-Q1", "1000.00")).unwrap();
     let q2 = quote(&h, &input("2026-Q2", "1000.00")).unwrap();
-    assert_eq!(
-        (q1.tax, q1.policy_effective_from),
-        (m("45.00"), d("2020-01-01"))
-    );
-    assert_eq!(
-        (q2.tax, q2.policy_effective_from),
-        (m("55.00"), d("2026-05-15"))
-    );
+    assert_eq!((q1.tax, q1.policy_version), (m("45.00"), d("2020-01-01")));
+    assert_eq!((q2.tax, q2.policy_version), (m("55.00"), d("2026-05-15")));
 }
 
 #[test]

@@ -1,0 +1,86 @@
+//! `/v1/municipalities/{municipality}/calendar`: every return due in a year.
+//!
+//! Contract: public; lists the returns whose due date falls in the requested
+//! calendar year (so 2026 includes the 2025-Q4 return due in January 2026 and
+//! the annual 2025 return), each with its due date, rule and citation. The
+//! annual return shown is the calendar-year one; a Montello payor that elected a
+//! fiscal year has its own date (90 days after that year closes).
+
+use actix_web::{get, web};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::extract::ApiQuery;
+use crate::{
+    app::AppState,
+    db,
+    domain::{DueItem, due_calendar, period},
+    error::{ApiError, Problem},
+};
+
+/// Which year to list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct CalendarParams {
+    /// Calendar year, e.g. 2026.
+    pub year: i32,
+}
+
+/// The returns due in one year.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DueCalendar {
+    /// Slug of the municipality.
+    pub municipality: String,
+    /// The calendar year listed.
+    pub year: i32,
+    /// Every return due that year, by due date.
+    pub items: Vec<DueItem>,
+}
+
+/// Every return due in a calendar year, with its due date.
+#[utoipa::path(
+    tag = "policies",
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `hayward`"),
+        CalendarParams
+    ),
+    responses(
+        (status = 200, description = "The due calendar", body = DueCalendar),
+        (status = 400, description = "Missing or unparseable year", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Year out of range", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/calendar")]
+pub async fn show(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    ApiQuery(params): ApiQuery<CalendarParams>,
+) -> Result<web::Json<DueCalendar>, ApiError> {
+    let year = params.year;
+    if !(period::MIN_YEAR + 1..=period::MAX_YEAR).contains(&year) {
+        return Err(ApiError::invalid(
+            "year",
+            "range",
+            format!(
+                "must be between {} and {}",
+                period::MIN_YEAR + 1,
+                period::MAX_YEAR
+            ),
+        ));
+    }
+    let slug = path.into_inner();
+    state
+        .db
+        .run(move |conn| {
+            let muni = db::municipalities::require(conn, &slug)?;
+            let (_, history) = db::policies::load(conn, muni.id)?;
+            Ok(web::Json(DueCalendar {
+                municipality: muni.slug,
+                year,
+                items: due_calendar(&history, year),
+            }))
+        })
+        .await
+}

@@ -1,0 +1,109 @@
+//! `/v1/municipalities/{municipality}/policies`: the ordinance as data (public law).
+//!
+//! Contract: read-only and public; every version is listed with the date it
+//! took effect and where it came from. New versions are added by the
+//! clerk-treasurer (`roomtax policy add` today; never by editing a version).
+
+use actix_web::{get, web};
+use chrono::{NaiveDate, NaiveDateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    app::AppState,
+    db::{self, policies::StoredPolicy},
+    domain::Policy,
+    error::{ApiError, Problem},
+};
+
+/// One version of a municipality's room-tax policy.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PolicyVersion {
+    /// The first day this version governs (it governs every period whose last day is on or after it, until the next version).
+    pub effective_from: NaiveDate,
+    /// Where the version came from: `preset:<municipality>` or the clerk-treasurer who recorded it.
+    pub source: String,
+    /// When the version was recorded (UTC).
+    pub recorded_at: NaiveDateTime,
+    /// The ordinance as data, every value with its citation.
+    pub policy: Policy,
+}
+
+impl From<StoredPolicy> for PolicyVersion {
+    fn from(s: StoredPolicy) -> Self {
+        Self {
+            effective_from: s.row.effective_from,
+            source: s.row.source,
+            recorded_at: s.row.created_at,
+            policy: s.policy,
+        }
+    }
+}
+
+/// A municipality's policy history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PolicyHistoryResponse {
+    /// Slug of the municipality.
+    pub municipality: String,
+    /// Every version, oldest first.
+    pub items: Vec<PolicyVersion>,
+}
+
+/// Every policy version of a municipality, oldest first.
+#[utoipa::path(
+    tag = "policies",
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    responses(
+        (status = 200, description = "The policy history", body = PolicyHistoryResponse),
+        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/policies")]
+pub async fn history(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<web::Json<PolicyHistoryResponse>, ApiError> {
+    let slug = path.into_inner();
+    state
+        .db
+        .run(move |conn| {
+            let muni = db::municipalities::require(conn, &slug)?;
+            let (stored, _) = db::policies::load(conn, muni.id)?;
+            Ok(web::Json(PolicyHistoryResponse {
+                municipality: muni.slug,
+                items: stored.into_iter().map(Into::into).collect(),
+            }))
+        })
+        .await
+}
+
+/// The policy version in force today.
+#[utoipa::path(
+    tag = "policies",
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `hayward`")),
+    responses(
+        (status = 200, description = "The version in force today", body = PolicyVersion),
+        (status = 404, description = "No such municipality, or no version in force yet", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/policies/current")]
+pub async fn current(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<web::Json<PolicyVersion>, ApiError> {
+    let slug = path.into_inner();
+    let today = Utc::now().date_naive();
+    state
+        .db
+        .run(move |conn| {
+            let muni = db::municipalities::require(conn, &slug)?;
+            let (stored, _) = db::policies::load(conn, muni.id)?;
+            stored
+                .into_iter()
+                .rev()
+                .find(|s| s.row.effective_from <= today)
+                .map(|s| web::Json(s.into()))
+                .ok_or(ApiError::NotFound("policy version in force today"))
+        })
+        .await
+}

@@ -1,0 +1,145 @@
+//! `POST /v1/municipalities/{municipality}/quotes`: what a return owes.
+//!
+//! Contract: public (the ordinance is public law and a quote stores nothing).
+//! Amounts are decimal strings; a value that does not parse, a negative
+//! amount, exempt above gross, a period that does not exist or an extension
+//! beyond the limit is a 422 naming the field and the rule. The response
+//! explains every amount (`lines`: code, amount, explanation, citation,
+//! inputs) and every date (`dates`).
+
+use actix_web::{post, web};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::extract::ApiJson;
+use crate::{
+    app::AppState,
+    db,
+    domain::{DomainError, Money, Period, Quote, QuoteInput, quote},
+    error::{ApiError, FieldError, Problem},
+};
+
+/// A return to quote.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteRequest {
+    /// The return's period: a quarter (`2026-Q1`), a calendar year (`2026`) or a fiscal year (`FY2026-06`, ending June 2026).
+    #[schema(example = "2026-Q1")]
+    pub period: String,
+    /// Gross receipts from furnishing rooms or lodging in the period, a decimal string with at most two decimals.
+    #[schema(example = "12345.67")]
+    pub gross_receipts: String,
+    /// Exempt receipts (federal government, Wis. Stat. § 77.54(9a) buyers, long stays); default "0.00".
+    #[schema(example = "0.00")]
+    pub exempt_receipts: Option<String>,
+    /// Date the return is or was filed; absent means on time.
+    pub filed_on: Option<NaiveDate>,
+    /// Date the tax is or was paid (received); absent means on time.
+    pub paid_on: Option<NaiveDate>,
+    /// Extended filing due date granted by the clerk-treasurer (Montello: at most one month).
+    pub extended_to: Option<NaiveDate>,
+    /// Room tax imposed on the payor for the previous year (Montello's late-payment forfeiture uses it).
+    #[schema(example = "2400.00")]
+    pub previous_year_tax: Option<String>,
+}
+
+/// What a return owes, with its explanation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuoteResponse {
+    /// Slug of the municipality the quote is for.
+    pub municipality: String,
+    /// The amounts, dates and their explanation.
+    #[serde(flatten)]
+    pub quote: Quote,
+}
+
+fn money(field: &str, raw: Option<&str>, errors: &mut Vec<FieldError>) -> Option<Money> {
+    let raw = raw?;
+    match Money::parse(raw) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            if let ApiError::Validation(mut v) = DomainError::from_money_parse(field, &e).into() {
+                errors.append(&mut v);
+            }
+            None
+        }
+    }
+}
+
+impl QuoteRequest {
+    /// Parse every field, reporting every bad one at once.
+    fn into_input(self) -> Result<QuoteInput, ApiError> {
+        let mut errors = Vec::new();
+        let period = match Period::parse(&self.period) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                if let ApiError::Validation(mut v) =
+                    DomainError::from_period_parse("period", &e).into()
+                {
+                    errors.append(&mut v);
+                }
+                None
+            }
+        };
+        let gross = money("gross_receipts", Some(&self.gross_receipts), &mut errors);
+        let exempt = money(
+            "exempt_receipts",
+            self.exempt_receipts.as_deref(),
+            &mut errors,
+        );
+        let previous = money(
+            "previous_year_tax",
+            self.previous_year_tax.as_deref(),
+            &mut errors,
+        );
+        match (period, gross) {
+            (Some(period), Some(gross_receipts)) if errors.is_empty() => Ok(QuoteInput {
+                period,
+                gross_receipts,
+                exempt_receipts: exempt.unwrap_or(Money::ZERO),
+                filed_on: self.filed_on,
+                paid_on: self.paid_on,
+                extended_to: self.extended_to,
+                previous_year_tax: previous,
+            }),
+            _ => Err(ApiError::Validation(errors)),
+        }
+    }
+}
+
+/// Quote what a return owes: tax, due date, interest, fees, forfeitures and the distribution.
+#[utoipa::path(
+    tag = "policies",
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    request_body = QuoteRequest,
+    responses(
+        (status = 200, description = "The quote, every amount explained and cited", body = QuoteResponse),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/quotes")]
+pub async fn create(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    ApiJson(request): ApiJson<QuoteRequest>,
+) -> Result<web::Json<QuoteResponse>, ApiError> {
+    let slug = path.into_inner();
+    let input = request.into_input()?;
+    state
+        .db
+        .run(move |conn| {
+            let muni = db::municipalities::require(conn, &slug)?;
+            let (_, history) = db::policies::load(conn, muni.id)?;
+            let quote = quote(&history, &input)?;
+            Ok(web::Json(QuoteResponse {
+                municipality: muni.slug,
+                quote,
+            }))
+        })
+        .await
+}

@@ -1,0 +1,113 @@
+//! The command line, run as a real process against a temporary SQLite file.
+
+use std::process::Command;
+
+fn roomtax(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_roomtax"))
+        .args(args)
+        .current_dir(dir)
+        .env("DATABASE_URL", "sqlite://data/cli.db")
+        .env_remove("ROOMTAX_DATABASE_URL")
+        .env_remove("ROOMTAX_CONFIG")
+        .output()
+        .expect("roomtax runs")
+}
+
+#[test]
+fn demo_twice_then_policy_versions_forward_only() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..2 {
+        let out = roomtax(dir.path(), &["demo"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(dir.path().join("data/cli.db").is_file());
+
+    let preset = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/policies/montello.toml"
+    ))
+    .unwrap();
+    let future = preset.replace(
+        "effective_from = \"2020-01-01\"",
+        "effective_from = \"2199-01-01\"",
+    );
+    std::fs::write(dir.path().join("future.toml"), future).unwrap();
+    let out = roomtax(
+        dir.path(),
+        &[
+            "policy",
+            "add",
+            "--municipality",
+            "montello",
+            "--file",
+            "future.toml",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A version that would change an ended period is refused, naming the rule's field.
+    let past = preset.replace(
+        "effective_from = \"2020-01-01\"",
+        "effective_from = \"2021-01-01\"",
+    );
+    std::fs::write(dir.path().join("past.toml"), past).unwrap();
+    let out = roomtax(
+        dir.path(),
+        &[
+            "policy",
+            "add",
+            "--municipality",
+            "montello",
+            "--file",
+            "past.toml",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("effective_from"));
+
+    let out = roomtax(
+        dir.path(),
+        &[
+            "policy",
+            "add",
+            "--municipality",
+            "nowhere",
+            "--file",
+            "past.toml",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("municipality not found"));
+}
+
+#[test]
+fn openapi_subcommand_prints_the_committed_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = roomtax(dir.path(), &["openapi"]);
+    assert!(out.status.success());
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json"))
+            .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), committed);
+}
+
+#[test]
+fn a_bad_database_url_fails_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+        .args(["migrate"])
+        .current_dir(dir.path())
+        .env("DATABASE_URL", "mysql://nope")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported database URL scheme"));
+}

@@ -1,0 +1,253 @@
+//! The ordinance engine over HTTP: quotes, due calendars and policies.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{assert_problem, spawn_demo_app};
+
+async fn quote(app: &crate::helpers::TestApp, municipality: &str, body: Value) -> Value {
+    let res = app
+        .post_json(&format!("/v1/municipalities/{municipality}/quotes"), &body)
+        .await;
+    assert_eq!(res.status(), 200, "quote {body}");
+    res.json().await.unwrap()
+}
+
+fn line<'a>(q: &'a Value, code: &str) -> &'a Value {
+    q["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["code"] == code)
+        .unwrap_or_else(|| panic!("no line {code} in {q}"))
+}
+
+#[actix_web::test]
+async fn montello_first_quarter_worked_example() {
+    let app = spawn_demo_app().await;
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2026-Q1", "gross_receipts": "12345.67"}),
+    )
+    .await;
+    assert_eq!(q["municipality"], "montello");
+    assert_eq!(q["tax"], "555.56");
+    assert_eq!(q["due_date"], "2026-04-30");
+    assert_eq!(q["interest"], "0.00");
+    assert_eq!(q["late_filing_fee"], "0.00");
+    assert_eq!(q["late_payment_forfeiture"], "0.00");
+    assert_eq!(q["total_due"], "555.56");
+    assert_eq!(q["distribution"]["commission"], "416.67");
+    assert_eq!(q["distribution"]["municipality"], "138.89");
+    assert_eq!(q["policy_version"], "2020-01-01");
+    for l in q["lines"].as_array().unwrap() {
+        assert!(
+            l["citation"]
+                .as_str()
+                .is_some_and(|c| c.contains("Montello")),
+            "every amount cites the ordinance: {l}"
+        );
+        assert!(l["explanation"].as_str().is_some_and(|e| !e.is_empty()));
+    }
+    assert!(
+        line(&q, "tax")["citation"]
+            .as_str()
+            .unwrap()
+            .contains("4.5%")
+    );
+}
+
+#[actix_web::test]
+async fn hayward_due_date_moves_off_a_saturday() {
+    let app = spawn_demo_app().await;
+    let q = quote(
+        &app,
+        "hayward",
+        json!({"period": "2025-Q4", "gross_receipts": "1000.00"}),
+    )
+    .await;
+    assert_eq!(q["due_date"], "2026-01-30");
+    assert_eq!(q["tax"], "40.00");
+    assert_eq!(q["distribution"]["commission"], "0.00");
+    assert_eq!(q["distribution"]["municipality"], "40.00");
+}
+
+#[actix_web::test]
+async fn montello_late_return_owes_interest_fee_and_forfeiture() {
+    let app = spawn_demo_app().await;
+    let q = quote(
+        &app,
+        "montello",
+        json!({
+            "period": "2026-Q1", "gross_receipts": "10000.00", "exempt_receipts": "0.00",
+            "filed_on": "2026-06-15", "paid_on": "2026-06-15", "previous_year_tax": "2000.00"
+        }),
+    )
+    .await;
+    // 4.5 % of 10,000 = 450.00; due 2026-04-30, paid in June: 2 months at 1 %.
+    assert_eq!(q["tax"], "450.00");
+    assert_eq!(q["interest"], "9.00");
+    assert_eq!(q["late_filing_fee"], "25.00");
+    // Paid more than 30 days late: lesser of 25 % of 2,000 and 1,000.
+    assert_eq!(q["late_payment_forfeiture"], "500.00");
+    assert_eq!(q["total_due"], "984.00");
+    assert!(
+        line(&q, "interest")["citation"]
+            .as_str()
+            .unwrap()
+            .contains("interest")
+    );
+}
+
+#[actix_web::test]
+async fn invalid_quotes_are_422_naming_field_and_rule() {
+    let app = spawn_demo_app().await;
+    let cases = [
+        (
+            json!({"period": "2026-Q1", "gross_receipts": "-1.00"}),
+            "gross_receipts",
+        ),
+        (
+            json!({"period": "2026-Q1", "gross_receipts": "10.00", "exempt_receipts": "10.01"}),
+            "exempt_receipts",
+        ),
+        (
+            json!({"period": "2026-Q5", "gross_receipts": "10.00"}),
+            "period",
+        ),
+        (
+            json!({"period": "2026-Q1", "gross_receipts": "10.001"}),
+            "gross_receipts",
+        ),
+        (
+            json!({"period": "2026-Q1", "gross_receipts": "10.00", "extended_to": "2026-06-15"}),
+            "extended_to",
+        ),
+    ];
+    for (body, field) in cases {
+        let res = app
+            .post_json("/v1/municipalities/montello/quotes", &body)
+            .await;
+        let problem = assert_problem(res, 422, "validation-failed").await;
+        assert_eq!(problem["errors"][0]["field"], field, "{body} -> {problem}");
+        assert!(
+            problem["errors"][0]["rule"]
+                .as_str()
+                .is_some_and(|r| !r.is_empty())
+        );
+    }
+    // Hayward grants no extensions at all.
+    let res = app
+        .post_json(
+            "/v1/municipalities/hayward/quotes",
+            &json!({"period": "2026-Q1", "gross_receipts": "10.00", "extended_to": "2026-05-10"}),
+        )
+        .await;
+    let problem = assert_problem(res, 422, "validation-failed").await;
+    assert_eq!(problem["errors"][0]["field"], "extended_to");
+}
+
+#[actix_web::test]
+async fn due_calendars_list_every_return_due_that_year() {
+    let app = spawn_demo_app().await;
+    let cal: Value = app
+        .get("/v1/municipalities/hayward/calendar?year=2026")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let items = cal["items"].as_array().unwrap();
+    let q4 = items
+        .iter()
+        .find(|i| i["period"] == "2025-Q4")
+        .expect("2025-Q4 is due in 2026");
+    assert_eq!(q4["due_date"], "2026-01-30");
+    assert!(
+        items
+            .iter()
+            .all(|i| i["due_date"].as_str().unwrap().starts_with("2026-"))
+    );
+    assert!(
+        items
+            .iter()
+            .all(|i| i["citation"].as_str().is_some_and(|c| !c.is_empty()))
+    );
+
+    let cal: Value = app
+        .get("/v1/municipalities/montello/calendar?year=2026")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let items = cal["items"].as_array().unwrap();
+    let annual = items
+        .iter()
+        .find(|i| i["period"] == "2025")
+        .expect("annual 2025 return");
+    assert_eq!(annual["due_date"], "2026-03-31");
+    assert_eq!(annual["kind"], "annual");
+    let q3 = items.iter().find(|i| i["period"] == "2026-Q3").unwrap();
+    assert_eq!(
+        q3["due_date"], "2026-10-31",
+        "Montello keeps a Saturday due date"
+    );
+
+    assert_problem(
+        app.get("/v1/municipalities/montello/calendar").await,
+        422,
+        "validation-failed",
+    )
+    .await;
+    assert_problem(
+        app.get("/v1/municipalities/montello/calendar?year=soon")
+            .await,
+        400,
+        "invalid-parameter",
+    )
+    .await;
+    assert_problem(
+        app.get("/v1/municipalities/montello/calendar?year=1066")
+            .await,
+        422,
+        "validation-failed",
+    )
+    .await;
+    assert_problem(
+        app.get("/v1/municipalities/nowhere/calendar?year=2026")
+            .await,
+        404,
+        "not-found",
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn policies_are_public_with_citations() {
+    let app = spawn_demo_app().await;
+    let history: Value = app
+        .get("/v1/municipalities/montello/policies")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(history["items"].as_array().unwrap().len(), 1);
+    let v = &history["items"][0];
+    assert_eq!(v["effective_from"], "2020-01-01");
+    assert_eq!(v["source"], "preset:montello");
+    assert_eq!(v["policy"]["rate"]["value"], "0.045");
+    assert!(
+        v["policy"]["rate"]["citation"]
+            .as_str()
+            .unwrap()
+            .contains("4.5%")
+    );
+
+    let current: Value = app
+        .get("/v1/municipalities/hayward/policies/current")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(current["effective_from"], "1993-08-01");
+    assert_eq!(current["policy"]["rate"]["value"], "0.04");
+}
