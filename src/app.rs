@@ -21,17 +21,65 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::{
     api,
+    auth::{KeyRing, SignInThrottle, ThrottlePolicy, TokenIssuer, TokenVerifier},
     config::Settings,
     db::{self, Db, DbError, Target},
     error::fallback::{self, RouteTable},
     request_context,
 };
 
+/// Token issuing and checking, built once at start.
+pub struct AuthState {
+    /// Signs access tokens with the current key.
+    pub issuer: TokenIssuer,
+    /// Checks access tokens against every key of the ring.
+    pub verifier: TokenVerifier,
+    /// The signing keys (published at `/.well-known/jwks.json`).
+    pub keys: Arc<KeyRing>,
+    /// Failed sign-in throttle (in memory, per process).
+    pub throttle: SignInThrottle,
+    /// Refresh token lifetime.
+    pub refresh_ttl: chrono::Duration,
+}
+
+impl std::fmt::Debug for AuthState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthState").finish_non_exhaustive()
+    }
+}
+
+impl AuthState {
+    /// Build from settings: load (or, the first time, generate) the signing keys.
+    pub fn from_settings(settings: &Settings) -> Result<Self, StartError> {
+        let keys = Arc::new(
+            KeyRing::load_or_generate(&settings.keys_dir)
+                .map_err(|e| StartError::Keys(e.to_string()))?,
+        );
+        let issuer = TokenIssuer::new(
+            keys.clone(),
+            &settings.token_issuer,
+            &settings.token_audience,
+        )
+        .with_ttl(Duration::from_secs(settings.access_token_ttl_secs));
+        // Build the dummy hash now, so the first unknown-email sign-in costs no more than others.
+        crate::auth::verify_against_dummy("warm-up");
+        Ok(Self {
+            verifier: issuer.verifier(),
+            issuer,
+            keys,
+            throttle: SignInThrottle::new(ThrottlePolicy::PER_ACCOUNT, ThrottlePolicy::PER_ADDRESS),
+            refresh_ttl: chrono::Duration::days(i64::from(settings.refresh_token_ttl_days)),
+        })
+    }
+}
+
 /// Shared state every handler reaches through `web::Data<AppState>`.
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The database pool.
     pub db: Db,
+    /// Tokens, keys and throttling.
+    pub auth: Arc<AuthState>,
 }
 
 /// Why the service could not start.
@@ -40,6 +88,9 @@ pub enum StartError {
     /// Database unreachable or migrations failed.
     #[error(transparent)]
     Db(#[from] DbError),
+    /// The signing keys could not be loaded or created.
+    #[error("signing keys: {0}")]
+    Keys(String),
     /// The listener could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -70,8 +121,12 @@ impl Application {
     pub fn build(settings: &Settings) -> Result<Self, StartError> {
         let applied = migrate(settings)?;
         let db = Db::open(&settings.database_url, settings.pool_size)?;
+        db.check_runtime_role()?;
         tracing::info!(backend = db.backend(), applied, "database ready");
-        let state = AppState { db };
+        let state = AppState {
+            db,
+            auth: Arc::new(AuthState::from_settings(settings)?),
+        };
 
         let addr = format!("{}:{}", settings.host, settings.port);
         let listener = TcpListener::bind(&addr).map_err(|source| StartError::Bind {

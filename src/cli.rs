@@ -43,12 +43,118 @@ pub enum Command {
     /// Manage municipalities' policy versions (the ordinance as data).
     #[command(subcommand)]
     Policy(PolicyCommand),
+    /// Administration: users and role grants.
+    #[command(subcommand)]
+    Admin(AdminCommand),
     /// Print the OpenAPI document (as committed in openapi/openapi.json).
     Openapi {
         /// Write to this file instead of standard output.
         #[arg(long)]
         output: Option<PathBuf>,
     },
+}
+
+/// `roomtax admin ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Create a user (or find it by email) and grant it a role.
+    ///
+    /// Municipality roles (clerk_treasurer, municipal_staff, operator,
+    /// marketplace_provider) need --municipality; zone roles (commission_member,
+    /// tourism_entity, zone_admin) need --zone; an operator needs --payor. The
+    /// password of a new user is read from standard input (one line).
+    CreateUser {
+        /// Sign-in email.
+        #[arg(long)]
+        email: String,
+        /// Role to grant.
+        #[arg(long)]
+        role: String,
+        /// Municipality slug (municipality roles).
+        #[arg(long, conflicts_with = "zone")]
+        municipality: Option<String>,
+        /// Zone slug (zone roles).
+        #[arg(long)]
+        zone: Option<String>,
+        /// Payor id (operator only).
+        #[arg(long)]
+        payor: Option<String>,
+        /// Read the new user's password from standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+#[allow(clippy::too_many_arguments)]
+fn create_user(
+    settings: &Settings,
+    email: &str,
+    role: &str,
+    municipality: Option<&str>,
+    zone: Option<&str>,
+    payor: Option<String>,
+    password_stdin: bool,
+) -> Result<(), String> {
+    let role = crate::auth::Role::parse(role).map_err(|e| e.to_string())?;
+    let password = if password_stdin {
+        let mut line = String::new();
+        std::io::stdin()
+            .read_line(&mut line)
+            .map_err(|e| format!("cannot read the password: {e}"))?;
+        Some(line.trim_end_matches(['\r', '\n']).to_owned())
+    } else {
+        None
+    };
+    app::migrate(settings).map_err(|e| e.to_string())?;
+    let mut conn = Target::parse(&settings.database_url)
+        .and_then(|t| t.connect())
+        .map_err(|e| e.to_string())?;
+    let target = match (municipality, zone) {
+        (Some(slug), None) => {
+            let m = crate::db::municipalities::require(&mut conn, slug)
+                .map_err(|e| e.to_problem().detail)?;
+            crate::accounts::GrantTarget::Municipality {
+                id: m.id,
+                payor_id: payor,
+            }
+        }
+        (None, Some(slug)) => {
+            let z = crate::db::zones::by_slug(&mut conn, slug)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no zone {slug}"))?;
+            crate::accounts::GrantTarget::Zone { id: z.id }
+        }
+        _ => return Err("give --municipality SLUG or --zone SLUG".into()),
+    };
+    let granted = crate::accounts::grant_role_in_transaction(
+        &mut conn,
+        email,
+        password.as_deref(),
+        role,
+        &target,
+    )
+    .map_err(|e| match e.to_problem() {
+        p if p.errors.is_empty() => p.detail,
+        p => p
+            .errors
+            .iter()
+            .map(|e| format!("{}: {}", e.field, e.message))
+            .collect::<Vec<_>>()
+            .join("; "),
+    })?;
+    println!(
+        "{} {} ({}); granted {} (grant {})",
+        if granted.created {
+            "created user"
+        } else {
+            "found user"
+        },
+        granted.user.email,
+        granted.user.id,
+        role.as_str(),
+        granted.grant_id
+    );
+    Ok(())
 }
 
 /// `roomtax policy ...`
@@ -150,6 +256,25 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Policy(PolicyCommand::Add { municipality, file }) => {
             telemetry::init(&settings);
             add_policy(&settings, &municipality, &file)
+        }
+        Command::Admin(AdminCommand::CreateUser {
+            email,
+            role,
+            municipality,
+            zone,
+            payor,
+            password_stdin,
+        }) => {
+            telemetry::init(&settings);
+            create_user(
+                &settings,
+                &email,
+                &role,
+                municipality.as_deref(),
+                zone.as_deref(),
+                payor,
+                password_stdin,
+            )
         }
         Command::Demo => {
             telemetry::init(&settings);

@@ -14,6 +14,11 @@
 //! | log format | `log_format` | `ROOMTAX_LOG_FORMAT` (`human` or `json`) |
 //! | log filter | `log_filter` | `ROOMTAX_LOG` or `RUST_LOG` (default `info`) |
 //! | graceful shutdown | `shutdown_timeout_secs` | `ROOMTAX_SHUTDOWN_TIMEOUT_SECS` (default 30) |
+//! | signing keys folder | `keys_dir` | `ROOMTAX_KEYS_DIR` (default `data/keys`; a key is generated on first start) |
+//! | token issuer (`iss`) | `token_issuer` | `ROOMTAX_TOKEN_ISSUER` (default `roomtax`) |
+//! | token audience (`aud`) | `token_audience` | `ROOMTAX_TOKEN_AUDIENCE` (default `roomtax-api`) |
+//! | access token lifetime | `access_token_ttl_secs` | `ROOMTAX_ACCESS_TOKEN_TTL_SECS` (default 900) |
+//! | refresh token lifetime | `refresh_token_ttl_days` | `ROOMTAX_REFRESH_TOKEN_TTL_DAYS` (default 30) |
 //!
 //! The file is `--config FILE` or `ROOMTAX_CONFIG`; unknown keys are refused.
 
@@ -83,6 +88,16 @@ pub struct Settings {
     pub log_filter: String,
     /// Seconds in-flight requests get to finish after SIGTERM.
     pub shutdown_timeout_secs: u64,
+    /// Folder of the Ed25519 signing keys (`signing-current.pem`, `signing-previous-*.pem`).
+    pub keys_dir: std::path::PathBuf,
+    /// `iss` of the access tokens this service issues and accepts.
+    pub token_issuer: String,
+    /// `aud` of the access tokens this service issues and accepts.
+    pub token_audience: String,
+    /// Access token lifetime in seconds.
+    pub access_token_ttl_secs: u64,
+    /// Refresh token lifetime in days.
+    pub refresh_token_ttl_days: u32,
 }
 
 impl Default for Settings {
@@ -96,6 +111,11 @@ impl Default for Settings {
             log_format: LogFormat::Human,
             log_filter: "info".into(),
             shutdown_timeout_secs: 30,
+            keys_dir: "data/keys".into(),
+            token_issuer: "roomtax".into(),
+            token_audience: "roomtax-api".into(),
+            access_token_ttl_secs: 900,
+            refresh_token_ttl_days: 30,
         }
     }
 }
@@ -112,6 +132,11 @@ struct FileSettings {
     log_format: Option<LogFormat>,
     log_filter: Option<String>,
     shutdown_timeout_secs: Option<u64>,
+    keys_dir: Option<std::path::PathBuf>,
+    token_issuer: Option<String>,
+    token_audience: Option<String>,
+    access_token_ttl_secs: Option<u64>,
+    refresh_token_ttl_days: Option<u32>,
 }
 
 /// Why settings could not be loaded.
@@ -204,6 +229,21 @@ impl Settings {
         if let Some(v) = f.shutdown_timeout_secs {
             self.shutdown_timeout_secs = v;
         }
+        if let Some(v) = f.keys_dir {
+            self.keys_dir = v;
+        }
+        if let Some(v) = f.token_issuer {
+            self.token_issuer = v;
+        }
+        if let Some(v) = f.token_audience {
+            self.token_audience = v;
+        }
+        if let Some(v) = f.access_token_ttl_secs {
+            self.access_token_ttl_secs = v;
+        }
+        if let Some(v) = f.refresh_token_ttl_days {
+            self.refresh_token_ttl_days = v;
+        }
     }
 
     fn apply_env(&mut self, env: &dyn Fn(&str) -> Option<String>) -> Result<(), SettingsError> {
@@ -230,6 +270,27 @@ impl Settings {
         }
         if let Some(v) = env_parse(env, "ROOMTAX_SHUTDOWN_TIMEOUT_SECS")? {
             self.shutdown_timeout_secs = v;
+        }
+        if let Some(v) = env("ROOMTAX_KEYS_DIR") {
+            self.keys_dir = v.into();
+        }
+        if let Some(v) = env("ROOMTAX_TOKEN_ISSUER") {
+            self.token_issuer = v;
+        }
+        if let Some(v) = env("ROOMTAX_TOKEN_AUDIENCE") {
+            self.token_audience = v;
+        }
+        if let Some(v) = env_parse(env, "ROOMTAX_ACCESS_TOKEN_TTL_SECS")? {
+            self.access_token_ttl_secs = v;
+        }
+        if let Some(v) = env_parse(env, "ROOMTAX_REFRESH_TOKEN_TTL_DAYS")? {
+            self.refresh_token_ttl_days = v;
+        }
+        if !(60..=3600).contains(&self.access_token_ttl_secs) {
+            return Err(SettingsError::Env {
+                name: "ROOMTAX_ACCESS_TOKEN_TTL_SECS".into(),
+                message: "access tokens live between 60 and 3600 seconds".into(),
+            });
         }
         if self.pool_size == 0 {
             return Err(SettingsError::Env {

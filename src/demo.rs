@@ -1,27 +1,208 @@
 //! Demo data: the Marquette County tourism zone with the City of Montello,
 //! and the standalone City of Hayward, each with its policy preset.
 //!
+//! Also one user per role (Montello, the zone, Hayward) and demo payors with
+//! their establishments. The accounts created by one load share one random
+//! password (hashed once: Argon2id is deliberately slow), returned in the
+//! report and printed once by the command line; only the hash is stored.
+//!
 //! Contract: idempotent. Each item is created only when missing (found by
-//! slug or key), so loading twice changes nothing, and loading into a
-//! database that already has real data adds only what is absent.
+//! slug, email or key), so loading twice changes nothing, and loading into a
+//! database that already has real data adds only what is absent. Tenant rows
+//! are written with the tenant set, as row-level security requires.
 
 use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::{
+    accounts::{self, GrantTarget, NewPassword},
+    auth::{Role, hash_password, opaque},
     db::{
         self, DbConn,
-        models::{MembershipRow, NewMunicipality, NewPolicyVersion, NewZone},
+        models::{
+            EstablishmentRow, MembershipRow, NewMunicipality, NewPolicyVersion, NewZone, PayorRow,
+        },
     },
     domain::{policy::Policy, presets},
     error::ApiError,
+    tenancy::DbScope,
 };
+
+/// A demo payor: fixed id, names, one establishment.
+struct DemoPayor {
+    id: &'static str,
+    legal_name: &'static str,
+    dba: &'static str,
+    address: &'static str,
+    kind: &'static str,
+    units: i32,
+}
+
+const MONTELLO_PAYORS: [DemoPayor; 2] = [
+    DemoPayor {
+        id: "5b0c8c1e-0000-4000-8000-000000000001",
+        legal_name: "Lakeside Motel LLC",
+        dba: "Lakeside Motel",
+        address: "12 Lake Street, Montello, WI 53949",
+        kind: "motel",
+        units: 24,
+    },
+    DemoPayor {
+        id: "5b0c8c1e-0000-4000-8000-000000000002",
+        legal_name: "Buffalo Lake Campground Inc.",
+        dba: "Buffalo Lake Campground",
+        address: "400 Park Road, Montello, WI 53949",
+        kind: "campground",
+        units: 60,
+    },
+];
+
+const HAYWARD_PAYORS: [DemoPayor; 1] = [DemoPayor {
+    id: "5b0c8c1e-0000-4000-8000-000000000003",
+    legal_name: "Northwoods Lodge Inc.",
+    dba: "Northwoods Lodge",
+    address: "88 Main Street, Hayward, WI 54843",
+    kind: "resort",
+    units: 18,
+}];
+
+/// The demo payor ids, for documentation and tests: Montello's first payor.
+pub const MONTELLO_MOTEL_ID: &str = "5b0c8c1e-0000-4000-8000-000000000001";
+/// Montello's second demo payor.
+pub const MONTELLO_CAMPGROUND_ID: &str = "5b0c8c1e-0000-4000-8000-000000000002";
+/// Hayward's demo payor.
+pub const HAYWARD_LODGE_ID: &str = "5b0c8c1e-0000-4000-8000-000000000003";
+
+fn ensure_payors(
+    conn: &mut DbConn,
+    report: &mut DemoReport,
+    municipality_id: i64,
+    payors: &[DemoPayor],
+) -> Result<(), ApiError> {
+    db::tenancy::apply(
+        conn,
+        &DbScope {
+            municipality_id: Some(municipality_id),
+            ..DbScope::default()
+        },
+    )?;
+    let now = db::identity::now();
+    for p in payors {
+        if db::payors::get(conn, municipality_id, p.id)?.is_some() {
+            continue;
+        }
+        db::payors::insert(
+            conn,
+            &PayorRow {
+                municipality_id,
+                id: p.id.into(),
+                legal_name: p.legal_name.into(),
+                dba: Some(p.dba.into()),
+                contact_name: None,
+                contact_email: None,
+                contact_phone: None,
+                mailing_address: p.address.into(),
+                seller_permit: None,
+                annual_election: "calendar".into(),
+                fiscal_year_end_month: None,
+                closed_on: None,
+                version: 1,
+                created_at: now,
+                updated_at: now,
+            },
+        )?;
+        db::payors::insert_establishment(
+            conn,
+            &EstablishmentRow {
+                municipality_id,
+                id: db::identity::new_id(),
+                payor_id: p.id.into(),
+                name: p.dba.into(),
+                address: p.address.into(),
+                kind: p.kind.into(),
+                units: p.units,
+                opened_on: None,
+                closed_on: None,
+                version: 1,
+                created_at: now,
+                updated_at: now,
+            },
+        )?;
+        report.created.push(format!("payor {}", p.dba));
+    }
+    Ok(())
+}
+
+/// The password (and its hash) this load gives the accounts it creates.
+struct DemoPassword {
+    plain: String,
+    hash: String,
+}
+
+impl DemoPassword {
+    fn new() -> Result<Self, ApiError> {
+        let (secret, _) = opaque::new_secret();
+        let plain = format!("demo-{}", &secret.expose()[..16]);
+        let hash = hash_password(&plain).map_err(ApiError::internal)?;
+        Ok(Self { plain, hash })
+    }
+}
+
+fn ensure_account(
+    conn: &mut DbConn,
+    report: &mut DemoReport,
+    password: &mut Option<DemoPassword>,
+    (email, role, target, tenant): (&str, Role, GrantTarget, &str),
+) -> Result<(), ApiError> {
+    if db::identity::user_by_email(conn, email)?.is_some() {
+        return Ok(());
+    }
+    if password.is_none() {
+        *password = Some(DemoPassword::new()?);
+    }
+    let Some(pw) = password.as_ref() else {
+        return Ok(());
+    };
+    accounts::grant_role(
+        conn,
+        email,
+        email,
+        Some(NewPassword::Hashed(&pw.hash)),
+        role,
+        &target,
+        Some("demo"),
+    )?;
+    let password = pw.plain.clone();
+    report.created.push(format!("user {email}"));
+    report.accounts.push(DemoAccount {
+        email: email.to_owned(),
+        role: role.as_str().to_owned(),
+        tenant: tenant.to_owned(),
+        password,
+    });
+    Ok(())
+}
+
+/// A demo account created by this load.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DemoAccount {
+    /// Sign-in email.
+    pub email: String,
+    /// Its one role.
+    pub role: String,
+    /// Where: a municipality or zone slug.
+    pub tenant: String,
+    /// The password, shown once.
+    pub password: String,
+}
 
 /// What a demo load created.
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
 pub struct DemoReport {
-    /// Rows created, by kind (`zone`, `municipality`, `membership`, `policy`).
+    /// Rows created, by kind (`zone`, `municipality`, `membership`, `policy`, `payor`, `user`).
     pub created: Vec<String>,
+    /// Accounts created now, with their passwords.
+    pub accounts: Vec<DemoAccount>,
 }
 
 fn date(y: i32, m: u32, d: u32) -> NaiveDate {
@@ -109,7 +290,7 @@ pub fn load(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
             .created
             .push("membership montello in marquette-county".into());
     }
-    ensure_municipality(
+    let hayward = ensure_municipality(
         conn,
         &mut report,
         NewMunicipality {
@@ -120,6 +301,84 @@ pub fn load(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
         },
         presets::hayward(),
     )?;
+    ensure_payors(conn, &mut report, montello, &MONTELLO_PAYORS)?;
+    ensure_payors(conn, &mut report, hayward, &HAYWARD_PAYORS)?;
+
+    let in_montello = |payor: Option<&str>| GrantTarget::Municipality {
+        id: montello,
+        payor_id: payor.map(str::to_owned),
+    };
+    let in_hayward = |payor: Option<&str>| GrantTarget::Municipality {
+        id: hayward,
+        payor_id: payor.map(str::to_owned),
+    };
+    let in_zone = GrantTarget::Zone { id: zone.id };
+    let accounts = [
+        (
+            "clerk@montello.demo",
+            Role::ClerkTreasurer,
+            in_montello(None),
+            "montello",
+        ),
+        (
+            "staff@montello.demo",
+            Role::MunicipalStaff,
+            in_montello(None),
+            "montello",
+        ),
+        (
+            "operator@montello.demo",
+            Role::Operator,
+            in_montello(Some(MONTELLO_MOTEL_ID)),
+            "montello",
+        ),
+        (
+            "marketplace@montello.demo",
+            Role::MarketplaceProvider,
+            in_montello(None),
+            "montello",
+        ),
+        (
+            "commission@marquette-county.demo",
+            Role::CommissionMember,
+            in_zone.clone(),
+            "marquette-county",
+        ),
+        (
+            "tourism@marquette-county.demo",
+            Role::TourismEntity,
+            in_zone.clone(),
+            "marquette-county",
+        ),
+        (
+            "admin@marquette-county.demo",
+            Role::ZoneAdmin,
+            in_zone,
+            "marquette-county",
+        ),
+        (
+            "clerk@hayward.demo",
+            Role::ClerkTreasurer,
+            in_hayward(None),
+            "hayward",
+        ),
+        (
+            "staff@hayward.demo",
+            Role::MunicipalStaff,
+            in_hayward(None),
+            "hayward",
+        ),
+        (
+            "operator@hayward.demo",
+            Role::Operator,
+            in_hayward(Some(HAYWARD_LODGE_ID)),
+            "hayward",
+        ),
+    ];
+    let mut password = None;
+    for account in accounts {
+        ensure_account(conn, &mut report, &mut password, account)?;
+    }
     Ok(report)
 }
 

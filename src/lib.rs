@@ -5,8 +5,10 @@
 //! speaks HTTP through thin handlers; [`error`] maps every failure to RFC 9457
 //! problem details in one place; [`app`] builds the server from [`config::Settings`].
 
+pub mod accounts;
 pub mod api;
 pub mod app;
+pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
@@ -15,3 +17,4 @@ pub mod domain;
 pub mod error;
 pub mod request_context;
 pub mod telemetry;
+pub mod tenancy;

@@ -40,6 +40,7 @@ pub struct DueCalendar {
 
 /// Every return due in a calendar year, with its due date.
 #[utoipa::path(
+    operation_id = "get_due_calendar",
     tag = "policies",
     params(
         ("municipality" = String, Path, description = "Municipality slug, e.g. `hayward`"),

@@ -22,6 +22,7 @@ pub struct Health {
 
 /// Liveness: the process is serving requests.
 #[utoipa::path(
+    operation_id = "healthz",
     tag = "operations",
     responses((status = 200, description = "The process is alive", body = Health))
 )]
@@ -35,6 +36,7 @@ pub async fn healthz() -> web::Json<Health> {
 
 /// Readiness: the database is reachable and migrations are applied.
 #[utoipa::path(
+    operation_id = "readyz",
     tag = "operations",
     responses(
         (status = 200, description = "Ready to serve", body = Health),

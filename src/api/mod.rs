@@ -5,7 +5,9 @@
 //! document from that same registration, so the spec cannot list a route
 //! the server lacks or miss one it has.
 
+pub mod auth;
 pub mod calendar;
+pub mod caller;
 pub mod extract;
 pub mod health;
 pub mod municipalities;
@@ -29,18 +31,48 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
                        (`application/problem+json`); money is a decimal string with two decimals."
     ),
     tags(
+        (name = "auth", description = "Sign-in, tokens, signing keys and the caller's grants"),
         (name = "zones", description = "Tourism zones and their members (public)"),
         (name = "municipalities", description = "Municipalities levying room tax (public)"),
         (name = "policies", description = "The ordinance as data, due calendars and quotes (public law)"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
-    components(schemas(crate::error::Problem, crate::error::FieldError))
+    components(schemas(crate::error::Problem, crate::error::FieldError)),
+    modifiers(&BearerScheme)
 )]
 struct ApiDoc;
+
+/// Declares the `bearer` security scheme (EdDSA JWT access tokens).
+struct BearerScheme;
+
+impl utoipa::Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "Access token from POST /v1/auth/token (people) or POST /v1/oauth/token (API clients).",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
 
 /// Register every operation (the single source of router and spec).
 pub fn routes(cfg: &mut ServiceConfig) {
     cfg.service(health::healthz)
+        .service(auth::jwks)
+        .service(auth::session::sign_in)
+        .service(auth::session::refresh)
+        .service(auth::session::logout)
+        .service(auth::oauth::client_credentials)
+        .service(auth::me::me)
         .service(health::readyz)
         .service(problems::catalogue)
         .service(problems::show)

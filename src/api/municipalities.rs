@@ -89,6 +89,7 @@ fn assemble(
 
 /// List municipalities.
 #[utoipa::path(
+    operation_id = "list_municipalities",
     tag = "municipalities",
     params(PageParams),
     responses(
@@ -116,6 +117,7 @@ pub async fn list(
 
 /// One municipality.
 #[utoipa::path(
+    operation_id = "get_municipality",
     tag = "municipalities",
     params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
     responses(

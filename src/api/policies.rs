@@ -51,6 +51,7 @@ pub struct PolicyHistoryResponse {
 
 /// Every policy version of a municipality, oldest first.
 #[utoipa::path(
+    operation_id = "list_policy_versions",
     tag = "policies",
     params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
     responses(
@@ -79,6 +80,7 @@ pub async fn history(
 
 /// The policy version in force today.
 #[utoipa::path(
+    operation_id = "get_current_policy",
     tag = "policies",
     params(("municipality" = String, Path, description = "Municipality slug, e.g. `hayward`")),
     responses(

@@ -39,6 +39,7 @@ impl From<ProblemCode> for ProblemType {
 
 /// Every problem type this service answers with.
 #[utoipa::path(
+    operation_id = "list_problem_types",
     tag = "operations",
     responses((status = 200, description = "The problem catalogue", body = Vec<ProblemType>))
 )]
@@ -49,6 +50,7 @@ pub async fn catalogue() -> web::Json<Vec<ProblemType>> {
 
 /// One problem type.
 #[utoipa::path(
+    operation_id = "get_problem_type",
     tag = "operations",
     params(("code" = String, Path, description = "Problem code, e.g. `validation-failed`")),
     responses(

@@ -110,6 +110,7 @@ impl QuoteRequest {
 
 /// Quote what a return owes: tax, due date, interest, fees, forfeitures and the distribution.
 #[utoipa::path(
+    operation_id = "create_quote",
     tag = "policies",
     params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
     request_body = QuoteRequest,

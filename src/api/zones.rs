@@ -92,6 +92,7 @@ fn assemble(zones: Vec<ZoneRow>, conn: &mut db::DbConn) -> Result<Vec<Zone>, Api
 
 /// List tourism zones.
 #[utoipa::path(
+    operation_id = "list_zones",
     tag = "zones",
     params(PageParams),
     responses(
@@ -122,6 +123,7 @@ pub async fn list(
 
 /// One tourism zone with its members.
 #[utoipa::path(
+    operation_id = "get_zone",
     tag = "zones",
     params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
     responses(

@@ -23,12 +23,34 @@ pub fn run(conn: &mut DbConn) -> Result<usize, DbError> {
     ran.map_err(|e| DbError::Setup(format!("migration failed: {e}")))
 }
 
-/// How many migrations are not yet applied.
+#[derive(diesel::QueryableByName)]
+struct Applied {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    version: String,
+}
+
+/// How many embedded migrations are not yet applied. Only reads the
+/// migrations table (diesel's own check would try to create it, which the
+/// runtime role of a two-role PostgreSQL setup may not do).
 pub fn pending(conn: &mut DbConn) -> Result<usize, BoxError> {
-    match conn {
-        DbConn::Sqlite(c) => c.pending_migrations(SQLITE).map(|v| v.len()),
-        DbConn::Pg(c) => c.pending_migrations(POSTGRES).map(|v| v.len()),
-    }
+    use diesel::RunQueryDsl;
+    use diesel::migration::MigrationSource;
+    let embedded: Vec<String> = match conn {
+        DbConn::Sqlite(_) => MigrationSource::<diesel::sqlite::Sqlite>::migrations(&SQLITE)?
+            .iter()
+            .map(|m| m.name().version().to_string())
+            .collect(),
+        DbConn::Pg(_) => MigrationSource::<diesel::pg::Pg>::migrations(&POSTGRES)?
+            .iter()
+            .map(|m| m.name().version().to_string())
+            .collect(),
+    };
+    let applied: Vec<Applied> =
+        diesel::sql_query("SELECT version FROM __diesel_schema_migrations").load(conn)?;
+    Ok(embedded
+        .iter()
+        .filter(|v| !applied.iter().any(|a| &a.version == *v))
+        .count())
 }
 
 /// Revert every applied migration (tests of down migrations use this).

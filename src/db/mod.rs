@@ -6,11 +6,16 @@
 //! blocking thread through [`Db::run`]; nothing blocks the async workers.
 //! SQLite connections use WAL, a busy timeout and enforced foreign keys.
 
+pub mod access_log;
+pub mod disclosures;
+pub mod identity;
 pub mod migrations;
 pub mod models;
 pub mod municipalities;
+pub mod payors;
 pub mod policies;
 pub mod schema;
+pub mod tenancy;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};
@@ -185,6 +190,33 @@ impl Db {
             conn.transaction(work)
         })
         .await?
+    }
+
+    /// Run `work` in one transaction scoped to a tenant and caller: row-level
+    /// security on PostgreSQL sees exactly `scope` (see [`tenancy::apply`]).
+    pub async fn run_scoped<T, F>(
+        &self,
+        scope: crate::tenancy::DbScope,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.run(move |conn| {
+            tenancy::apply(conn, &scope)?;
+            work(conn)
+        })
+        .await
+    }
+
+    /// Refuse to serve through a role that could bypass row-level security.
+    pub fn check_runtime_role(&self) -> Result<(), DbError> {
+        let mut conn = self
+            .pool
+            .get()
+            .map_err(|e| DbError::Setup(format!("no connection: {e}")))?;
+        tenancy::check_runtime_role(&mut conn).map_err(DbError::Setup)
     }
 
     /// Readiness: a connection can be had and no migration is pending.

@@ -2,7 +2,8 @@
 //!
 //! Contract: written by hand to match `migrations/*/up.sql` (both backends
 //! run the whole test suite against it, so a mismatch fails loudly). Only
-//! portable column types: BigInt (ids, cents), Text, Date, Timestamp, Bool.
+//! portable column types: BigInt (ids, cents), Integer, Text, Date, Timestamp.
+//! New rows get UUID text ids; tenant-owned tables lead keys with the tenant.
 
 diesel::table! {
     /// Tourism zones (tenant roots).
@@ -47,6 +48,153 @@ diesel::table! {
         document -> Text,
         source -> Text,
         created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// People who sign in (global; their grants are per tenant).
+    users (id) {
+        id -> Text,
+        email -> Text,
+        display_name -> Text,
+        password_hash -> Text,
+        created_at -> Timestamp,
+        deleted_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Payors: the businesses that owe the tax (confidential).
+    payors (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        legal_name -> Text,
+        dba -> Nullable<Text>,
+        contact_name -> Nullable<Text>,
+        contact_email -> Nullable<Text>,
+        contact_phone -> Nullable<Text>,
+        mailing_address -> Text,
+        seller_permit -> Nullable<Text>,
+        annual_election -> Text,
+        fiscal_year_end_month -> Nullable<Integer>,
+        closed_on -> Nullable<Date>,
+        version -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Lodging places a payor runs (confidential).
+    establishments (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        name -> Text,
+        address -> Text,
+        kind -> Text,
+        units -> Integer,
+        opened_on -> Nullable<Date>,
+        closed_on -> Nullable<Date>,
+        version -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Municipality-scoped role grants.
+    municipality_grants (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        user_id -> Text,
+        role -> Text,
+        payor_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        created_by -> Nullable<Text>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Zone-scoped role grants.
+    zone_grants (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        user_id -> Text,
+        role -> Text,
+        created_at -> Timestamp,
+        created_by -> Nullable<Text>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Refresh tokens, stored as digests, chained in families.
+    refresh_tokens (id) {
+        id -> Text,
+        user_id -> Text,
+        family_id -> Text,
+        digest -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// OAuth2 client-credentials apps, each bound to one municipality or zone.
+    api_clients (id) {
+        id -> Text,
+        municipality_id -> Nullable<BigInt>,
+        zone_id -> Nullable<BigInt>,
+        name -> Text,
+        secret_digest -> Text,
+        scopes -> Text,
+        created_at -> Timestamp,
+        created_by -> Text,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Court orders and legal duties granting read access to named payors.
+    disclosure_grants (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        reference -> Text,
+        basis -> Text,
+        grantee_user_id -> Text,
+        expires_at -> Timestamp,
+        created_at -> Timestamp,
+        created_by -> Text,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// The payors a disclosure grant covers.
+    disclosure_grant_payors (municipality_id, grant_id, payor_id) {
+        municipality_id -> BigInt,
+        grant_id -> Text,
+        payor_id -> Text,
+    }
+}
+
+diesel::table! {
+    /// Append-only log of every read of a confidential record.
+    access_log (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        at -> Timestamp,
+        actor_kind -> Text,
+        actor_id -> Text,
+        basis -> Text,
+        record_type -> Text,
+        record_id -> Text,
+        action -> Text,
+        request_id -> Text,
     }
 }
 

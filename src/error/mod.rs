@@ -53,6 +53,24 @@ pub enum ApiError {
     /// The service cannot serve requests yet.
     #[error("not ready: {0}")]
     NotReady(String),
+    /// No or invalid credentials (the reason is safe to show: it never echoes the token).
+    #[error("unauthorized: {0}")]
+    Unauthorized(String),
+    /// An OAuth 2.0 token endpoint error (RFC 6749 §5.2): status, `error` code, detail.
+    #[error("oauth error {1}: {2}")]
+    OAuth(u16, &'static str, String),
+    /// The caller may know the resource but may not do this.
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    /// Throttled; retry after this many seconds.
+    #[error("too many requests")]
+    TooManyRequests { retry_after_secs: u64 },
+    /// `If-Match` does not match the current ETag.
+    #[error("precondition failed")]
+    PreconditionFailed,
+    /// `If-Match` is required and missing.
+    #[error("precondition required")]
+    PreconditionRequired,
     /// Anything unexpected; the message is logged, never returned.
     #[error("internal error: {0}")]
     Internal(String),
@@ -83,6 +101,13 @@ impl ApiError {
             Self::UnsupportedMediaType => ProblemCode::UnsupportedMediaType,
             Self::Conflict(_) => ProblemCode::Conflict,
             Self::NotReady(_) => ProblemCode::NotReady,
+            Self::Unauthorized(_) => ProblemCode::Unauthorized,
+            Self::OAuth(401, ..) => ProblemCode::Unauthorized,
+            Self::OAuth(..) => ProblemCode::BadRequest,
+            Self::Forbidden(_) => ProblemCode::Forbidden,
+            Self::TooManyRequests { .. } => ProblemCode::TooManyRequests,
+            Self::PreconditionFailed => ProblemCode::PreconditionFailed,
+            Self::PreconditionRequired => ProblemCode::PreconditionRequired,
             Self::Internal(_) => ProblemCode::Internal,
         }
     }
@@ -140,6 +165,24 @@ impl ApiError {
             ),
             Self::Conflict(msg) => Problem::new(code, msg.clone()),
             Self::NotReady(msg) => Problem::new(code, msg.clone()),
+            Self::Unauthorized(msg) => Problem::new(code, msg.clone()),
+            Self::OAuth(_, error, msg) => {
+                let mut p = Problem::new(code, msg.clone());
+                p.error = Some((*error).to_owned());
+                p
+            }
+            Self::Forbidden(msg) => Problem::new(code, msg.clone()),
+            Self::TooManyRequests { retry_after_secs } => Problem::new(
+                code,
+                format!("too many failed attempts; retry after {retry_after_secs} seconds"),
+            ),
+            Self::PreconditionFailed => Problem::new(
+                code,
+                "If-Match does not match the current ETag: the resource changed; read it again",
+            ),
+            Self::PreconditionRequired => {
+                Problem::new(code, "this update requires If-Match with the ETag you read")
+            }
             Self::Internal(_) => Problem::new(
                 code,
                 "an unexpected error occurred; it has been logged under the request id",
@@ -150,7 +193,11 @@ impl ApiError {
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        StatusCode::from_u16(self.code().status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+        let status = match self {
+            Self::OAuth(status, ..) => *status,
+            _ => self.code().status(),
+        };
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 
     fn error_response(&self) -> HttpResponse {
@@ -160,8 +207,17 @@ impl ResponseError for ApiError {
         }
         let mut builder = HttpResponse::build(self.status_code());
         builder.content_type(PROBLEM_JSON);
-        if let Self::MethodNotAllowed(allow) = self {
-            builder.insert_header((header::ALLOW, allow.join(", ")));
+        match self {
+            Self::MethodNotAllowed(allow) => {
+                builder.insert_header((header::ALLOW, allow.join(", ")));
+            }
+            Self::Unauthorized(_) | Self::OAuth(401, ..) => {
+                builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"roomtax\""));
+            }
+            Self::TooManyRequests { retry_after_secs } => {
+                builder.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+            }
+            _ => {}
         }
         builder.json(self.to_problem())
     }

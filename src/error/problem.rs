@@ -27,12 +27,17 @@ pub enum ProblemCode {
     Conflict,
     NotReady,
     BadRequest,
+    Unauthorized,
+    Forbidden,
+    TooManyRequests,
+    PreconditionFailed,
+    PreconditionRequired,
     Internal,
 }
 
 impl ProblemCode {
     /// Every code, in the order the catalogue lists them.
-    pub const ALL: [ProblemCode; 14] = [
+    pub const ALL: [ProblemCode; 19] = [
         Self::NotFound,
         Self::RouteNotFound,
         Self::MethodNotAllowed,
@@ -46,6 +51,11 @@ impl ProblemCode {
         Self::Conflict,
         Self::NotReady,
         Self::BadRequest,
+        Self::Unauthorized,
+        Self::Forbidden,
+        Self::TooManyRequests,
+        Self::PreconditionFailed,
+        Self::PreconditionRequired,
         Self::Internal,
     ];
 
@@ -65,6 +75,11 @@ impl ProblemCode {
             Self::Conflict => "conflict",
             Self::NotReady => "not-ready",
             Self::BadRequest => "bad-request",
+            Self::Unauthorized => "unauthorized",
+            Self::Forbidden => "forbidden",
+            Self::TooManyRequests => "too-many-requests",
+            Self::PreconditionFailed => "precondition-failed",
+            Self::PreconditionRequired => "precondition-required",
             Self::Internal => "internal",
         }
     }
@@ -89,6 +104,11 @@ impl ProblemCode {
             Self::UnsupportedMediaType => 415,
             Self::Conflict => 409,
             Self::NotReady => 503,
+            Self::Unauthorized => 401,
+            Self::Forbidden => 403,
+            Self::TooManyRequests => 429,
+            Self::PreconditionFailed => 412,
+            Self::PreconditionRequired => 428,
             Self::Internal => 500,
         }
     }
@@ -109,6 +129,11 @@ impl ProblemCode {
             Self::Conflict => "Conflict",
             Self::NotReady => "Service not ready",
             Self::BadRequest => "Bad request",
+            Self::Unauthorized => "Authentication required",
+            Self::Forbidden => "Forbidden",
+            Self::TooManyRequests => "Too many requests",
+            Self::PreconditionFailed => "Precondition failed",
+            Self::PreconditionRequired => "Precondition required",
             Self::Internal => "Internal error",
         }
     }
@@ -141,6 +166,19 @@ impl ProblemCode {
                 "The service cannot serve requests yet (database unreachable or migrations pending)."
             }
             Self::BadRequest => "The request could not be understood as sent.",
+            Self::Unauthorized => {
+                "No valid credentials: sign in (POST /v1/auth/token) or get a client token (POST /v1/oauth/token) and send it as `Authorization: Bearer <token>`."
+            }
+            Self::Forbidden => {
+                "The caller is known here but its role or scopes do not allow this action."
+            }
+            Self::TooManyRequests => {
+                "Too many failed attempts; retry after the `Retry-After` seconds."
+            }
+            Self::PreconditionFailed => {
+                "The resource changed since it was read: its ETag no longer matches `If-Match`; read it again."
+            }
+            Self::PreconditionRequired => "Send `If-Match` with the ETag of the version you read.",
             Self::Internal => {
                 "An unexpected error; details are in the server log under the request id."
             }
@@ -202,6 +240,9 @@ pub struct Problem {
     /// The fields that broke a rule, when the problem concerns request fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
+    /// OAuth 2.0 error code (RFC 6749 §5.2), on token endpoint errors only, e.g. `invalid_client`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl Problem {
@@ -217,6 +258,7 @@ impl Problem {
             code: code.as_str().to_owned(),
             request_id: ctx.map(|c| c.id),
             errors: Vec::new(),
+            error: None,
         }
     }
 

@@ -23,14 +23,8 @@ async fn healthz_and_readyz_answer_ok_on_a_migrated_database() {
 #[actix_web::test]
 async fn readyz_is_503_when_migrations_are_pending() {
     let app = spawn_app().await;
-    let reverted = app
-        .state
-        .db
-        .run(|conn| {
-            roomtax::db::migrations::revert_all(conn).map_err(roomtax::error::ApiError::internal)
-        })
-        .await
-        .expect("migrations revert");
+    let reverted =
+        roomtax::db::migrations::revert_all(&mut app.owner_conn()).expect("migrations revert");
     assert!(reverted > 0);
     let body = assert_problem(app.get("/readyz").await, 503, "not-ready").await;
     assert!(

@@ -16,8 +16,31 @@ pub enum TestDb {
     Postgres {
         server_url: String,
         name: String,
+        /// The runtime role (neither owner nor superuser: row-level security binds it).
         url: String,
+        /// The owner (the server URL's user), who runs migrations.
+        owner_url: String,
     },
+}
+
+/// The runtime role tests connect as on PostgreSQL.
+pub const TEST_APP_ROLE: &str = "roomtax_test_app";
+
+/// Replace the user (and password) of a PostgreSQL URL.
+pub fn with_user(url: &str, user: &str, password: &str) -> String {
+    let scheme_end = url.find("://").map(|i| i + 3).unwrap_or(0);
+    let rest = &url[scheme_end..];
+    let host_part = rest.split_once('@').map(|(_, h)| h).unwrap_or(rest);
+    format!("{}{user}:{password}@{host_part}", &url[..scheme_end])
+}
+
+fn ensure_app_role(admin: &mut PgConnection) {
+    // Concurrent tests may race to create it: a duplicate is fine.
+    let _ = diesel::sql_query(format!(
+        "DO $$ BEGIN CREATE ROLE {TEST_APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '{TEST_APP_ROLE}'; \
+         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
+    ))
+    .execute(admin);
 }
 
 /// The PostgreSQL server URL tests should use, if any.
@@ -55,11 +78,22 @@ impl TestDb {
                 diesel::sql_query(format!("CREATE DATABASE {name}"))
                     .execute(&mut admin)
                     .expect("create test database");
-                let url = with_database(&server_url, &name);
+                ensure_app_role(&mut admin);
+                let owner_url = with_database(&server_url, &name);
+                let mut owner =
+                    PgConnection::establish(&owner_url).expect("connect to test database");
+                diesel::sql_query(format!(
+                    "ALTER DEFAULT PRIVILEGES IN SCHEMA public \
+                     GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {TEST_APP_ROLE}"
+                ))
+                .execute(&mut owner)
+                .expect("default privileges");
+                let url = with_user(&owner_url, TEST_APP_ROLE, TEST_APP_ROLE);
                 TestDb::Postgres {
                     server_url,
                     name,
                     url,
+                    owner_url,
                 }
             }
             None => {
@@ -100,14 +134,26 @@ impl Drop for TestDb {
     }
 }
 
-/// Settings for a test application on `db`.
-pub fn test_settings(db: &TestDb) -> Settings {
+impl TestDb {
+    /// The owner URL that runs migrations (PostgreSQL only).
+    pub fn owner_url(&self) -> Option<&str> {
+        match self {
+            TestDb::Sqlite(..) => None,
+            TestDb::Postgres { owner_url, .. } => Some(owner_url),
+        }
+    }
+}
+
+/// Settings for a test application on `db`, keys in `keys_dir`.
+pub fn test_settings(db: &TestDb, keys_dir: &std::path::Path) -> Settings {
     Settings {
         host: "127.0.0.1".into(),
         port: 0,
         database_url: Secret::new(db.url()),
+        migration_database_url: db.owner_url().map(Secret::new),
         pool_size: 4,
         shutdown_timeout_secs: 5,
+        keys_dir: keys_dir.to_path_buf(),
         ..Settings::default()
     }
 }
@@ -117,6 +163,11 @@ pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub state: AppState,
+    /// Demo accounts (after `spawn_demo_app`), with their passwords.
+    pub accounts: Vec<roomtax::demo::DemoAccount>,
+    pub settings: Settings,
+    #[allow(dead_code)] // kept alive: the signing keys live there for the test's duration
+    pub keys_dir: tempfile::TempDir,
     // Dropped last: the database outlives the server.
     pub db: TestDb,
 }
@@ -154,12 +205,62 @@ impl TestApp {
             .await
             .expect("demo loads")
     }
+
+    /// A connection as the schema owner (migrations; on SQLite, the file).
+    pub fn owner_conn(&self) -> roomtax::db::DbConn {
+        let url = self.db.owner_url().unwrap_or(self.db.url());
+        roomtax::db::Target::parse(&Secret::new(url))
+            .and_then(|t| t.connect())
+            .expect("owner connection")
+    }
+
+    /// The demo password of `email`.
+    pub fn password_of(&self, email: &str) -> String {
+        self.accounts
+            .iter()
+            .find(|a| a.email == email)
+            .unwrap_or_else(|| panic!("no demo account {email}"))
+            .password
+            .clone()
+    }
+
+    /// Sign in a demo account; returns the whole token response.
+    pub async fn sign_in(&self, email: &str) -> serde_json::Value {
+        let res = self
+            .post_json(
+                "/v1/auth/token",
+                &serde_json::json!({"email": email, "password": self.password_of(email)}),
+            )
+            .await;
+        assert_eq!(res.status(), 200, "sign-in of {email}");
+        res.json().await.unwrap()
+    }
+
+    /// An access token for a demo account.
+    pub async fn token(&self, email: &str) -> String {
+        self.sign_in(email).await["access_token"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// GET with a bearer token.
+    pub async fn get_as(&self, token: &str, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request sent")
+    }
 }
 
 /// Start the application on a fresh, empty (migrated) database.
 pub async fn spawn_app() -> TestApp {
     let db = TestDb::create();
-    let app = Application::build(&test_settings(&db)).expect("application builds");
+    let keys_dir = tempfile::tempdir().expect("keys dir");
+    let settings = test_settings(&db, keys_dir.path());
+    let app = Application::build(&settings).expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let state = app.state().clone();
     actix_web::rt::spawn(app.run_until_stopped());
@@ -170,14 +271,17 @@ pub async fn spawn_app() -> TestApp {
             .build()
             .unwrap(),
         state,
+        accounts: Vec::new(),
+        settings,
+        keys_dir,
         db,
     }
 }
 
 /// Start the application with the demo data loaded.
 pub async fn spawn_demo_app() -> TestApp {
-    let app = spawn_app().await;
-    app.load_demo().await;
+    let mut app = spawn_app().await;
+    app.accounts = app.load_demo().await.accounts;
     app
 }
 

@@ -39,18 +39,9 @@ fn both_backends_have_the_same_migrations() {
 #[actix_web::test]
 async fn migrations_run_down_and_up_again() {
     let app = spawn_app().await;
-    let (down, up) = app
-        .state
-        .db
-        .run(|conn| {
-            let down = roomtax::db::migrations::revert_all(conn)
-                .map_err(roomtax::error::ApiError::internal)?;
-            let up =
-                roomtax::db::migrations::run(conn).map_err(roomtax::error::ApiError::internal)?;
-            Ok((down, up))
-        })
-        .await
-        .expect("down and up");
+    let mut conn = app.owner_conn();
+    let down = roomtax::db::migrations::revert_all(&mut conn).expect("down");
+    let up = roomtax::db::migrations::run(&mut conn).expect("up");
     assert_eq!(down, up);
     assert_eq!(migration_names("sqlite").len(), up);
     assert_eq!(app.get("/readyz").await.status(), 200);

@@ -138,3 +138,17 @@ async fn docs_are_served_without_any_external_asset() {
         "initializer loads from the network: {init}"
     );
 }
+
+#[test]
+fn operation_ids_are_unique_for_client_generators() {
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path} has no operationId"));
+            assert!(seen.insert(id.to_owned()), "operationId {id} is used twice");
+        }
+    }
+}

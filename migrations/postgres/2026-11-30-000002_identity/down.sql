@@ -1,0 +1,11 @@
+DROP TABLE access_log;
+DROP FUNCTION access_log_append_only();
+DROP TABLE disclosure_grant_payors;
+DROP TABLE disclosure_grants;
+DROP TABLE api_clients;
+DROP TABLE refresh_tokens;
+DROP TABLE zone_grants;
+DROP TABLE municipality_grants;
+DROP TABLE establishments;
+DROP TABLE payors;
+DROP TABLE users;

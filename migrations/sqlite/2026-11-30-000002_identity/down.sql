@@ -1,0 +1,12 @@
+DROP TRIGGER access_log_no_delete;
+DROP TRIGGER access_log_no_update;
+DROP TABLE access_log;
+DROP TABLE disclosure_grant_payors;
+DROP TABLE disclosure_grants;
+DROP TABLE api_clients;
+DROP TABLE refresh_tokens;
+DROP TABLE zone_grants;
+DROP TABLE municipality_grants;
+DROP TABLE establishments;
+DROP TABLE payors;
+DROP TABLE users;

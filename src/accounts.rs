@@ -1,0 +1,214 @@
+//! Creating users and granting roles: one implementation for the demo, the
+//! `roomtax admin create-user` command and the user-administration API.
+//!
+//! Contract: a role is granted only in a tenant of its kind (municipality
+//! roles in a municipality, zone roles in a zone); an operator grant names a
+//! payor of that municipality; passwords meet the policy and are stored as
+//! Argon2id hashes only. Inserts into tenant tables run with the tenant set
+//! for row-level security.
+
+use diesel::Connection;
+
+use crate::{
+    auth::{Role, ScopeKind, check_password_policy, hash_password},
+    db::{
+        self, DbConn,
+        models::{MunicipalityGrantRow, UserRow, ZoneGrantRow},
+    },
+    error::ApiError,
+    tenancy::DbScope,
+};
+
+/// Where a grant applies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrantTarget {
+    /// A municipality (by id), with the operator's payor when the role is `operator`.
+    Municipality { id: i64, payor_id: Option<String> },
+    /// A zone (by id).
+    Zone { id: i64 },
+}
+
+/// The initial password of a new user.
+#[derive(Clone, Copy)]
+pub enum NewPassword<'a> {
+    /// Checked against the policy, then hashed here.
+    Plain(&'a str),
+    /// An Argon2id PHC string hashed by the caller (the demo hashes its one password once).
+    Hashed(&'a str),
+}
+
+/// What happened.
+#[derive(Debug, Clone)]
+pub struct Granted {
+    /// The user (found or created).
+    pub user: UserRow,
+    /// Whether the user was created now.
+    pub created: bool,
+    /// The new grant's id.
+    pub grant_id: String,
+}
+
+/// Check that `role` may be granted at `target`.
+pub fn check_grant(role: Role, target: &GrantTarget) -> Result<(), ApiError> {
+    match (role.scope_kind(), target) {
+        (ScopeKind::Municipality, GrantTarget::Municipality { payor_id, .. }) => {
+            match (role == Role::Operator, payor_id.is_some()) {
+                (true, false) => Err(ApiError::invalid(
+                    "payor_id",
+                    "required_for_operator",
+                    "an operator acts for one payor: give its id",
+                )),
+                (false, true) => Err(ApiError::invalid(
+                    "payor_id",
+                    "operator_only",
+                    "only an operator grant names a payor",
+                )),
+                _ => Ok(()),
+            }
+        }
+        (ScopeKind::Zone, GrantTarget::Zone { .. }) => Ok(()),
+        (ScopeKind::Municipality, GrantTarget::Zone { .. }) => Err(ApiError::invalid(
+            "role",
+            "municipality_role",
+            format!("{} is granted in a municipality, not a zone", role.as_str()),
+        )),
+        (ScopeKind::Zone, GrantTarget::Municipality { .. }) => Err(ApiError::invalid(
+            "role",
+            "zone_role",
+            format!("{} is granted in a zone, not a municipality", role.as_str()),
+        )),
+    }
+}
+
+/// Find the user by email, or create it with `password`; then grant `role` at `target`.
+pub fn grant_role(
+    conn: &mut DbConn,
+    email: &str,
+    display_name: &str,
+    password: Option<NewPassword<'_>>,
+    role: Role,
+    target: &GrantTarget,
+    created_by: Option<&str>,
+) -> Result<Granted, ApiError> {
+    check_grant(role, target)?;
+    let email = email.trim().to_lowercase();
+    if !(3..=254).contains(&email.len()) || !email.contains('@') {
+        return Err(ApiError::invalid(
+            "email",
+            "email_format",
+            "give a valid email address",
+        ));
+    }
+    let (user, created) = match db::identity::user_by_email(conn, &email)? {
+        Some(user) => (user, false),
+        None => {
+            let password = password.ok_or_else(|| {
+                ApiError::invalid(
+                    "password",
+                    "required_for_new_user",
+                    "a new user needs an initial password",
+                )
+            })?;
+            let password_hash = match password {
+                NewPassword::Plain(plain) => {
+                    check_password_policy(plain)
+                        .map_err(|rule| ApiError::invalid("password", "password_policy", rule))?;
+                    hash_password(plain).map_err(ApiError::internal)?
+                }
+                NewPassword::Hashed(phc) => phc.to_owned(),
+            };
+            let user = UserRow {
+                id: db::identity::new_id(),
+                email,
+                display_name: display_name.trim().to_owned(),
+                password_hash,
+                created_at: db::identity::now(),
+                deleted_at: None,
+            };
+            db::identity::insert_user(conn, &user)?;
+            (user, true)
+        }
+    };
+    let grant_id = db::identity::new_id();
+    let now = db::identity::now();
+    match target {
+        GrantTarget::Municipality { id, payor_id } => {
+            db::tenancy::apply(
+                conn,
+                &DbScope {
+                    municipality_id: Some(*id),
+                    ..DbScope::default()
+                },
+            )?;
+            if let Some(payor) = payor_id
+                && db::payors::get(conn, *id, payor)?.is_none()
+            {
+                return Err(ApiError::invalid(
+                    "payor_id",
+                    "payor_exists",
+                    "no such payor in this municipality",
+                ));
+            }
+            db::identity::insert_municipality_grant(
+                conn,
+                &MunicipalityGrantRow {
+                    municipality_id: *id,
+                    id: grant_id.clone(),
+                    user_id: user.id.clone(),
+                    role: role.as_str().to_owned(),
+                    payor_id: payor_id.clone(),
+                    created_at: now,
+                    created_by: created_by.map(str::to_owned),
+                    revoked_at: None,
+                },
+            )?;
+        }
+        GrantTarget::Zone { id } => {
+            db::tenancy::apply(
+                conn,
+                &DbScope {
+                    zone_id: Some(*id),
+                    ..DbScope::default()
+                },
+            )?;
+            db::identity::insert_zone_grant(
+                conn,
+                &ZoneGrantRow {
+                    zone_id: *id,
+                    id: grant_id.clone(),
+                    user_id: user.id.clone(),
+                    role: role.as_str().to_owned(),
+                    created_at: now,
+                    created_by: created_by.map(str::to_owned),
+                    revoked_at: None,
+                },
+            )?;
+        }
+    }
+    Ok(Granted {
+        user,
+        created,
+        grant_id,
+    })
+}
+
+/// [`grant_role`] in its own transaction (for the command line).
+pub fn grant_role_in_transaction(
+    conn: &mut DbConn,
+    email: &str,
+    password: Option<&str>,
+    role: Role,
+    target: &GrantTarget,
+) -> Result<Granted, ApiError> {
+    conn.transaction(|conn| {
+        grant_role(
+            conn,
+            email,
+            email,
+            password.map(NewPassword::Plain),
+            role,
+            target,
+            Some("cli"),
+        )
+    })
+}

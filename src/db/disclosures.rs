@@ -1,0 +1,98 @@
+//! Queries over disclosure grants (court orders, legal duties) and their payors.
+//!
+//! Contract: tenant-scoped like every confidential table; a grant's payors are
+//! resolved inside the tenant transaction of the read they authorise.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::{
+    DbConn,
+    models::DisclosureGrantRow,
+    schema::{disclosure_grant_payors, disclosure_grants},
+};
+
+/// The payor ids the given (active) grants cover in this municipality.
+pub fn payors_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    grant_ids: &[String],
+) -> QueryResult<Vec<String>> {
+    if grant_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    disclosure_grant_payors::table
+        .filter(disclosure_grant_payors::municipality_id.eq(municipality_id))
+        .filter(disclosure_grant_payors::grant_id.eq_any(grant_ids.to_vec()))
+        .select(disclosure_grant_payors::payor_id)
+        .distinct()
+        .load(conn)
+}
+
+/// Record a grant and the payors it covers.
+pub fn insert(
+    conn: &mut DbConn,
+    row: &DisclosureGrantRow,
+    payor_ids: &[String],
+) -> QueryResult<()> {
+    diesel::insert_into(disclosure_grants::table)
+        .values(row)
+        .execute(conn)?;
+    for payor_id in payor_ids {
+        diesel::insert_into(disclosure_grant_payors::table)
+            .values((
+                disclosure_grant_payors::municipality_id.eq(row.municipality_id),
+                disclosure_grant_payors::grant_id.eq(&row.id),
+                disclosure_grant_payors::payor_id.eq(payor_id),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Every grant of the tenant, newest first, with its payor ids.
+pub fn list(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<(DisclosureGrantRow, Vec<String>)>> {
+    let grants: Vec<DisclosureGrantRow> = disclosure_grants::table
+        .filter(disclosure_grants::municipality_id.eq(municipality_id))
+        .order(disclosure_grants::created_at.desc())
+        .load(conn)?;
+    let links: Vec<(String, String)> = disclosure_grant_payors::table
+        .filter(disclosure_grant_payors::municipality_id.eq(municipality_id))
+        .select((
+            disclosure_grant_payors::grant_id,
+            disclosure_grant_payors::payor_id,
+        ))
+        .load(conn)?;
+    Ok(grants
+        .into_iter()
+        .map(|g| {
+            let payors = links
+                .iter()
+                .filter(|(grant, _)| grant == &g.id)
+                .map(|(_, p)| p.clone())
+                .collect();
+            (g, payors)
+        })
+        .collect())
+}
+
+/// Revoke a grant; false when it does not exist here or was already revoked.
+pub fn revoke(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    id: &str,
+    at: NaiveDateTime,
+) -> QueryResult<bool> {
+    diesel::update(
+        disclosure_grants::table
+            .filter(disclosure_grants::municipality_id.eq(municipality_id))
+            .filter(disclosure_grants::id.eq(id))
+            .filter(disclosure_grants::revoked_at.is_null()),
+    )
+    .set(disclosure_grants::revoked_at.eq(Some(at)))
+    .execute(conn)
+    .map(|n| n == 1)
+}

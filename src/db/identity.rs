@@ -1,0 +1,170 @@
+//! Queries over users, role grants, refresh tokens and API clients.
+//!
+//! Contract: sign-in and refresh read `users` and `refresh_tokens` (not
+//! tenant-owned) before any tenant is known; a caller's grants, disclosures
+//! and client record are read with `app.user_id` / `app.client_id` set, which
+//! the row-level policies allow for the caller's own rows only. Emails are
+//! stored lowercased. Refresh tokens and client secrets are stored as digests.
+
+use chrono::{NaiveDateTime, Utc};
+use diesel::prelude::*;
+
+use super::{
+    DbConn,
+    models::{
+        ApiClientRow, DisclosureGrantRow, MunicipalityGrantRow, RefreshTokenRow, UserRow,
+        ZoneGrantRow,
+    },
+    schema::{
+        api_clients, disclosure_grants, municipality_grants, refresh_tokens, users, zone_grants,
+    },
+};
+
+/// A fresh UUID text id.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// Now, as stored (UTC, naive).
+pub fn now() -> NaiveDateTime {
+    Utc::now().naive_utc()
+}
+
+/// The live (not deleted) user with this email.
+pub fn user_by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<UserRow>> {
+    users::table
+        .filter(users::email.eq(email.trim().to_lowercase()))
+        .filter(users::deleted_at.is_null())
+        .first(conn)
+        .optional()
+}
+
+/// The live user with this id.
+pub fn user_by_id(conn: &mut DbConn, id: &str) -> QueryResult<Option<UserRow>> {
+    users::table
+        .filter(users::id.eq(id))
+        .filter(users::deleted_at.is_null())
+        .first(conn)
+        .optional()
+}
+
+/// Insert a user.
+pub fn insert_user(conn: &mut DbConn, row: &UserRow) -> QueryResult<()> {
+    diesel::insert_into(users::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Mark a user deleted (their tokens stop working at the next request).
+pub fn delete_user(conn: &mut DbConn, id: &str) -> QueryResult<usize> {
+    diesel::update(users::table.filter(users::id.eq(id)))
+        .set(users::deleted_at.eq(Some(now())))
+        .execute(conn)
+}
+
+/// The caller's active municipality grants (needs `app.user_id` on PostgreSQL).
+pub fn active_municipality_grants(
+    conn: &mut DbConn,
+    user_id: &str,
+) -> QueryResult<Vec<MunicipalityGrantRow>> {
+    municipality_grants::table
+        .filter(municipality_grants::user_id.eq(user_id))
+        .filter(municipality_grants::revoked_at.is_null())
+        .load(conn)
+}
+
+/// The caller's active zone grants (needs `app.user_id` on PostgreSQL).
+pub fn active_zone_grants(conn: &mut DbConn, user_id: &str) -> QueryResult<Vec<ZoneGrantRow>> {
+    zone_grants::table
+        .filter(zone_grants::user_id.eq(user_id))
+        .filter(zone_grants::revoked_at.is_null())
+        .load(conn)
+}
+
+/// The caller's active, unexpired disclosure grants (needs `app.user_id`).
+pub fn active_disclosures(
+    conn: &mut DbConn,
+    user_id: &str,
+    at: NaiveDateTime,
+) -> QueryResult<Vec<DisclosureGrantRow>> {
+    disclosure_grants::table
+        .filter(disclosure_grants::grantee_user_id.eq(user_id))
+        .filter(disclosure_grants::revoked_at.is_null())
+        .filter(disclosure_grants::expires_at.gt(at))
+        .load(conn)
+}
+
+/// Insert a municipality grant (needs the tenant set).
+pub fn insert_municipality_grant(conn: &mut DbConn, row: &MunicipalityGrantRow) -> QueryResult<()> {
+    diesel::insert_into(municipality_grants::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Insert a zone grant (needs the zone set).
+pub fn insert_zone_grant(conn: &mut DbConn, row: &ZoneGrantRow) -> QueryResult<()> {
+    diesel::insert_into(zone_grants::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Store a refresh token's digest.
+pub fn insert_refresh_token(conn: &mut DbConn, row: &RefreshTokenRow) -> QueryResult<()> {
+    diesel::insert_into(refresh_tokens::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The refresh token with this digest.
+pub fn refresh_token_by_digest(
+    conn: &mut DbConn,
+    digest: &str,
+) -> QueryResult<Option<RefreshTokenRow>> {
+    refresh_tokens::table
+        .filter(refresh_tokens::digest.eq(digest))
+        .first(conn)
+        .optional()
+}
+
+/// Mark a refresh token spent; returns false when it was already spent (a race lost).
+pub fn spend_refresh_token(conn: &mut DbConn, id: &str) -> QueryResult<bool> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::id.eq(id))
+            .filter(refresh_tokens::used_at.is_null()),
+    )
+    .set(refresh_tokens::used_at.eq(Some(now())))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Revoke every token of a family (reuse detected, or logout).
+pub fn revoke_family(conn: &mut DbConn, family_id: &str) -> QueryResult<usize> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::family_id.eq(family_id))
+            .filter(refresh_tokens::revoked_at.is_null()),
+    )
+    .set(refresh_tokens::revoked_at.eq(Some(now())))
+    .execute(conn)
+}
+
+/// The API client with this id (needs `app.client_id`, or its tenant, on PostgreSQL).
+pub fn api_client(conn: &mut DbConn, id: &str) -> QueryResult<Option<ApiClientRow>> {
+    api_clients::table
+        .filter(api_clients::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// Register an API client.
+pub fn insert_api_client(conn: &mut DbConn, row: &ApiClientRow) -> QueryResult<()> {
+    diesel::insert_into(api_clients::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}

@@ -1,0 +1,138 @@
+//! Queries over payors and their establishments (confidential).
+//!
+//! Contract: every function takes the municipality id (the tenant) and, on
+//! PostgreSQL, runs inside a transaction scoped to that tenant
+//! (`Db::run_scoped`), so row-level security hides every other tenant's rows
+//! even if a filter were forgotten. Updates are optimistic: they match the
+//! version the caller read and bump it (the ETag); a stale version updates
+//! nothing.
+
+use diesel::prelude::*;
+
+use super::{
+    DbConn,
+    models::{EstablishmentRow, PayorRow},
+    schema::{establishments, payors},
+};
+
+/// Which payors a list returns.
+#[derive(Debug, Clone, Default)]
+pub struct PayorQuery {
+    /// Only these ids (an operator's own, a disclosure's); `None` = all.
+    pub only: Option<Vec<String>>,
+    /// `Some(true)`: open only; `Some(false)`: closed only.
+    pub open: Option<bool>,
+    /// Case-sensitive prefix of the legal name.
+    pub name_prefix: Option<String>,
+    /// Ids after this one (cursor), in id order.
+    pub after: Option<String>,
+    /// Page size.
+    pub limit: i64,
+}
+
+/// Insert a payor.
+pub fn insert(conn: &mut DbConn, row: &PayorRow) -> QueryResult<()> {
+    diesel::insert_into(payors::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// One payor of the tenant.
+pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Option<PayorRow>> {
+    payors::table
+        .filter(payors::municipality_id.eq(municipality_id))
+        .filter(payors::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// A page of the tenant's payors.
+pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryResult<Vec<PayorRow>> {
+    let mut query = payors::table
+        .filter(payors::municipality_id.eq(municipality_id))
+        .order(payors::id.asc())
+        .limit(q.limit)
+        .into_boxed();
+    if let Some(only) = &q.only {
+        query = query.filter(payors::id.eq_any(only.clone()));
+    }
+    match q.open {
+        Some(true) => query = query.filter(payors::closed_on.is_null()),
+        Some(false) => query = query.filter(payors::closed_on.is_not_null()),
+        None => {}
+    }
+    if let Some(prefix) = &q.name_prefix {
+        query = query.filter(payors::legal_name.ge(prefix.clone()));
+        query = query.filter(payors::legal_name.lt(format!("{prefix}\u{10FFFF}")));
+    }
+    if let Some(after) = &q.after {
+        query = query.filter(payors::id.gt(after.clone()));
+    }
+    query.load(conn)
+}
+
+/// Replace a payor if its stored version is `expected_version`; the row's own
+/// version must already be `expected_version + 1`. Returns false on a stale version.
+pub fn update(conn: &mut DbConn, row: &PayorRow, expected_version: i64) -> QueryResult<bool> {
+    diesel::update(
+        payors::table
+            .filter(payors::municipality_id.eq(row.municipality_id))
+            .filter(payors::id.eq(&row.id))
+            .filter(payors::version.eq(expected_version)),
+    )
+    .set(row)
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Insert an establishment.
+pub fn insert_establishment(conn: &mut DbConn, row: &EstablishmentRow) -> QueryResult<()> {
+    diesel::insert_into(establishments::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The establishments of one payor.
+pub fn establishments_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> QueryResult<Vec<EstablishmentRow>> {
+    establishments::table
+        .filter(establishments::municipality_id.eq(municipality_id))
+        .filter(establishments::payor_id.eq(payor_id))
+        .order(establishments::name.asc())
+        .load(conn)
+}
+
+/// One establishment of the tenant.
+pub fn establishment(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    id: &str,
+) -> QueryResult<Option<EstablishmentRow>> {
+    establishments::table
+        .filter(establishments::municipality_id.eq(municipality_id))
+        .filter(establishments::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// Replace an establishment if its stored version is `expected_version`.
+pub fn update_establishment(
+    conn: &mut DbConn,
+    row: &EstablishmentRow,
+    expected_version: i64,
+) -> QueryResult<bool> {
+    diesel::update(
+        establishments::table
+            .filter(establishments::municipality_id.eq(row.municipality_id))
+            .filter(establishments::id.eq(&row.id))
+            .filter(establishments::version.eq(expected_version)),
+    )
+    .set(row)
+    .execute(conn)
+    .map(|n| n == 1)
+}

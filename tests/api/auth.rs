@@ -1,0 +1,270 @@
+//! Sign-in, refresh, logout, JWKS, /v1/me, and the token attacks of issue 4.
+
+use base64::Engine;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, assert_problem, spawn_demo_app};
+
+const CLERK: &str = "clerk@montello.demo";
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Sign arbitrary claims with the service's own current key (so only the claim under test is wrong).
+fn sign_with_service_key(app: &TestApp, claims: &Value) -> String {
+    let current = &app.state.auth.keys.current;
+    let mut header = Header::new(Algorithm::EdDSA);
+    header.kid = Some(current.kid.clone());
+    jsonwebtoken::encode(&header, claims, &current.encoding_key).unwrap()
+}
+
+fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+async fn user_id(app: &TestApp, email: &str) -> String {
+    let token = app.token(email).await;
+    let me: Value = app.get_as(&token, "/v1/me").await.json().await.unwrap();
+    me["id"].as_str().unwrap().to_owned()
+}
+
+fn claims(app: &TestApp, sub: &str) -> Value {
+    json!({
+        "iss": app.settings.token_issuer, "aud": app.settings.token_audience, "sub": sub,
+        "exp": now() + 300, "iat": now(), "jti": "t1", "kind": "user"
+    })
+}
+
+#[actix_web::test]
+async fn sign_in_then_me_lists_the_grants() {
+    let app = spawn_demo_app().await;
+    let tokens = app.sign_in(CLERK).await;
+    assert_eq!(tokens["token_type"], "Bearer");
+    assert_eq!(tokens["expires_in"], 900);
+    assert!(tokens["refresh_token"].as_str().unwrap().len() >= 40);
+    let me: Value = app
+        .get_as(tokens["access_token"].as_str().unwrap(), "/v1/me")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["kind"], "user");
+    assert_eq!(me["email"], CLERK);
+    assert_eq!(me["grants"][0]["role"], "clerk_treasurer");
+    assert_eq!(me["grants"][0]["municipality"], "montello");
+
+    let op: Value = app
+        .get_as(&app.token("operator@montello.demo").await, "/v1/me")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        op["grants"][0]["payor_id"],
+        roomtax::demo::MONTELLO_MOTEL_ID
+    );
+    assert_problem(app.get("/v1/me").await, 401, "unauthorized").await;
+}
+
+#[actix_web::test]
+async fn failed_sign_ins_do_not_reveal_accounts_and_are_throttled() {
+    let app = spawn_demo_app().await;
+    let wrong = app
+        .post_json(
+            "/v1/auth/token",
+            &json!({"email": CLERK, "password": "not the password at all"}),
+        )
+        .await;
+    let wrong = assert_problem(wrong, 401, "unauthorized").await;
+    let unknown = app
+        .post_json(
+            "/v1/auth/token",
+            &json!({"email": "nobody@nowhere.demo", "password": "not the password at all"}),
+        )
+        .await;
+    let unknown = assert_problem(unknown, 401, "unauthorized").await;
+    assert_eq!(
+        wrong["detail"], unknown["detail"],
+        "the answer never says whether the email exists"
+    );
+
+    for _ in 0..4 {
+        app.post_json(
+            "/v1/auth/token",
+            &json!({"email": CLERK, "password": "still wrong, sorry"}),
+        )
+        .await;
+    }
+    let res = app
+        .post_json(
+            "/v1/auth/token",
+            &json!({"email": CLERK, "password": app.password_of(CLERK)}),
+        )
+        .await;
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry > 0 && retry <= 15 * 60);
+    assert_problem(res, 429, "too-many-requests").await;
+    // Another account from the same address is not locked by these five.
+    app.sign_in("staff@montello.demo").await;
+}
+
+#[actix_web::test]
+async fn refresh_rotates_and_a_replay_revokes_the_family() {
+    let app = spawn_demo_app().await;
+    let first = app.sign_in(CLERK).await;
+    let r1 = first["refresh_token"].as_str().unwrap();
+    let res = app
+        .post_json("/v1/auth/refresh", &json!({"refresh_token": r1}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let second: Value = res.json().await.unwrap();
+    let r2 = second["refresh_token"].as_str().unwrap();
+    assert_ne!(r1, r2);
+    assert_eq!(
+        app.get_as(second["access_token"].as_str().unwrap(), "/v1/me")
+            .await
+            .status(),
+        200
+    );
+
+    // Replaying the spent token is refused and revokes the whole family, r2 included.
+    let replay = app
+        .post_json("/v1/auth/refresh", &json!({"refresh_token": r1}))
+        .await;
+    let body = assert_problem(replay, 401, "unauthorized").await;
+    assert!(body["detail"].as_str().unwrap().contains("already used"));
+    let after = app
+        .post_json("/v1/auth/refresh", &json!({"refresh_token": r2}))
+        .await;
+    assert_problem(after, 401, "unauthorized").await;
+
+    // Logout revokes a session.
+    let third = app.sign_in(CLERK).await;
+    let r3 = third["refresh_token"].as_str().unwrap();
+    let res = app
+        .post_json("/v1/auth/logout", &json!({"refresh_token": r3}))
+        .await;
+    assert_eq!(res.status(), 204);
+    assert_problem(
+        app.post_json("/v1/auth/refresh", &json!({"refresh_token": r3}))
+            .await,
+        401,
+        "unauthorized",
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn jwks_publishes_the_key_that_signs_tokens() {
+    let app = spawn_demo_app().await;
+    let jwks: Value = app
+        .get("/.well-known/jwks.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let key = &jwks["keys"][0];
+    assert_eq!(key["kty"], "OKP");
+    assert_eq!(key["crv"], "Ed25519");
+    assert_eq!(key["alg"], "EdDSA");
+    let token = app.token(CLERK).await;
+    let header = jsonwebtoken::decode_header(&token).unwrap();
+    assert_eq!(header.alg, Algorithm::EdDSA);
+    assert_eq!(header.kid.as_deref(), key["kid"].as_str());
+    assert!(key.get("d").is_none(), "never the private part");
+}
+
+#[actix_web::test]
+async fn forged_and_broken_tokens_are_401() {
+    let app = spawn_demo_app().await;
+    let sub = user_id(&app, CLERK).await;
+    let good = claims(&app, &sub);
+    // Sanity: the forging helper produces an accepted token.
+    assert_eq!(
+        app.get_as(&sign_with_service_key(&app, &good), "/v1/me")
+            .await
+            .status(),
+        200
+    );
+
+    let mut attacks: Vec<(&str, String)> = Vec::new();
+    // alg: none
+    let none_header = b64(br#"{"alg":"none","typ":"JWT"}"#);
+    attacks.push((
+        "alg none",
+        format!("{none_header}.{}.", b64(good.to_string().as_bytes())),
+    ));
+    // HS256 keyed with the public key (the classic algorithm confusion)
+    let jwks: Value = app
+        .get("/.well-known/jwks.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let x = jwks["keys"][0]["x"].as_str().unwrap();
+    let mut hs = Header::new(Algorithm::HS256);
+    hs.kid = jwks["keys"][0]["kid"].as_str().map(str::to_owned);
+    attacks.push((
+        "HS256 with public key",
+        jsonwebtoken::encode(&hs, &good, &EncodingKey::from_secret(x.as_bytes()).unwrap()).unwrap(),
+    ));
+    // wrong signature
+    let valid = sign_with_service_key(&app, &good);
+    let (head, sig) = valid.rsplit_once('.').unwrap();
+    let mut sig_bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(sig)
+        .unwrap();
+    sig_bytes[0] ^= 1;
+    attacks.push(("flipped signature", format!("{head}.{}", b64(&sig_bytes))));
+    let mut c = good.clone();
+    c.as_object_mut().unwrap().remove("exp");
+    attacks.push(("missing exp", sign_with_service_key(&app, &c)));
+    let mut c = good.clone();
+    c["exp"] = json!((now() + 300).to_string());
+    attacks.push(("string exp", sign_with_service_key(&app, &c)));
+    let mut c = good.clone();
+    c["exp"] = json!(now() - 3600);
+    c["iat"] = json!(now() - 7200);
+    attacks.push(("expired", sign_with_service_key(&app, &c)));
+    let mut c = good.clone();
+    c["aud"] = json!("someone-else");
+    attacks.push(("wrong aud", sign_with_service_key(&app, &c)));
+    let mut c = good.clone();
+    c["iss"] = json!("https://evil.example");
+    attacks.push(("wrong iss", sign_with_service_key(&app, &c)));
+    let mut c = good.clone();
+    c.as_object_mut().unwrap().remove("sub");
+    attacks.push(("missing sub", sign_with_service_key(&app, &c)));
+    attacks.push(("garbage", "not.a.jwt".to_owned()));
+
+    for (name, token) in attacks {
+        let res = app.get_as(&token, "/v1/me").await;
+        assert_eq!(res.status(), 401, "{name} must be refused");
+        assert_problem(res, 401, "unauthorized").await;
+    }
+}
+
+#[actix_web::test]
+async fn tokens_of_deleted_users_and_revoked_grants_are_401() {
+    let app = spawn_demo_app().await;
+    let token = app.token("staff@montello.demo").await;
+    assert_eq!(app.get_as(&token, "/v1/me").await.status(), 200);
+    let staff = user_id(&app, "staff@montello.demo").await;
+    let mut conn = app.owner_conn();
+    roomtax::db::identity::delete_user(&mut conn, &staff).unwrap();
+    assert_problem(app.get_as(&token, "/v1/me").await, 401, "unauthorized").await;
+
+    let token = app.token("staff@hayward.demo").await;
+    diesel::RunQueryDsl::execute(
+        diesel::sql_query("UPDATE municipality_grants SET revoked_at = CURRENT_TIMESTAMP WHERE role = 'municipal_staff'"),
+        &mut conn,
+    )
+    .unwrap();
+    assert_problem(app.get_as(&token, "/v1/me").await, 401, "unauthorized").await;
+}
