@@ -219,7 +219,8 @@ pub fn main() -> ExitCode {
 }
 
 fn load_demo(settings: &Settings) -> Result<(), String> {
-    app::migrate(settings).map_err(|e| e.to_string())?;
+    let ran = app::migrate(settings).map_err(|e| e.to_string())?;
+    tracing::info!(applied = ran, "migrations applied");
     let mut conn = Target::parse(&settings.database_url)
         .and_then(|t| t.connect())
         .map_err(|e| e.to_string())?;

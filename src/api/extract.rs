@@ -20,6 +20,30 @@ pub const JSON_LIMIT: usize = 256 * 1024;
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
 
+/// A JSON body whose parse result waits until the handler has authorised the
+/// caller: a caller that may not act gets its 401/403/404, never a 400/422
+/// that would tell it about the operation's fields. Call [`DeferredJson::parse`]
+/// after the authorisation check.
+#[derive(Debug)]
+pub struct DeferredJson<T>(Result<T, ApiError>);
+
+impl<T> DeferredJson<T> {
+    /// The body, or the problem it had.
+    pub fn parse(self) -> Result<T, ApiError> {
+        self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for DeferredJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let inner = ApiJson::<T>::from_request(req, payload);
+        Box::pin(async move { Ok(DeferredJson(inner.await.map(|ApiJson(v)| v))) })
+    }
+}
+
 /// A query string, parsed strictly.
 #[derive(Debug)]
 pub struct ApiQuery<T>(pub T);

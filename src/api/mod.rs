@@ -82,6 +82,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(municipalities::show)
         .service(policies::history)
         .service(policies::current)
+        .service(policies::create)
         .service(calendar::show)
         .service(quotes::create);
 }

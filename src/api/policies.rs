@@ -1,19 +1,22 @@
 //! `/v1/municipalities/{municipality}/policies`: the ordinance as data (public law).
 //!
-//! Contract: read-only and public; every version is listed with the date it
-//! took effect and where it came from. New versions are added by the
-//! clerk-treasurer (`roomtax policy add` today; never by editing a version).
+//! Contract: reading is public; every version is listed with the date it took
+//! effect and where it came from. New versions are added by the municipality's
+//! clerk-treasurer (`POST`, or `roomtax policy add`), never by editing a
+//! version, and only from a date that changes no period that has ended.
 
-use actix_web::{get, web};
+use actix_web::{HttpResponse, get, http::header, post, web};
 use chrono::{NaiveDate, NaiveDateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::{caller::InMunicipality, extract::DeferredJson};
 use crate::{
     app::AppState,
     db::{self, policies::StoredPolicy},
     domain::Policy,
     error::{ApiError, Problem},
+    tenancy::Action,
 };
 
 /// One version of a municipality's room-tax policy.
@@ -108,4 +111,63 @@ pub async fn current(
                 .ok_or(ApiError::NotFound("policy version in force today"))
         })
         .await
+}
+
+/// Record a new policy version (clerk-treasurer).
+#[utoipa::path(
+    operation_id = "create_policy_version",
+    tag = "policies",
+    security(("bearer" = [])),
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    request_body(content = Policy, description = "The whole policy, every value with its citation (the format of GET .../policies/current `policy`)"),
+    responses(
+        (status = 201, description = "The version was recorded", body = PolicyVersion),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role may not change policies", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or no relation to it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A version already takes effect on that date", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid policy, or an effective date that would change an ended period", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/policies")]
+pub async fn create(
+    state: web::Data<AppState>,
+    at: InMunicipality,
+    body: DeferredJson<Policy>,
+) -> Result<HttpResponse, ApiError> {
+    at.ctx.require(Action::ManagePolicies)?;
+    let policy = body.parse()?;
+    let today = Utc::now().date_naive();
+    let (kind, actor) = at.ctx.caller.actor();
+    let source = format!("{kind}:{actor}");
+    let municipality = at.municipality;
+    let slug = municipality.slug.clone();
+    let version = state
+        .db
+        .run_scoped(at.ctx.db_scope(), move |conn| {
+            if db::policies::history(conn, municipality.id)?
+                .iter()
+                .any(|v| v.effective_from == policy.effective_from)
+            {
+                return Err(ApiError::Conflict(format!(
+                    "a policy version already takes effect on {}",
+                    policy.effective_from
+                )));
+            }
+            db::policies::add(conn, municipality.id, &policy, &source, today)?;
+            let (stored, _) = db::policies::load(conn, municipality.id)?;
+            stored
+                .into_iter()
+                .find(|s| s.row.effective_from == policy.effective_from)
+                .map(PolicyVersion::from)
+                .ok_or_else(|| ApiError::internal("recorded version not found"))
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((
+            header::LOCATION,
+            format!("/v1/municipalities/{slug}/policies"),
+        ))
+        .json(version))
 }

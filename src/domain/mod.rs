@@ -5,7 +5,7 @@
 //! [`PolicyHistory`]); every computed amount is [`Money`] rounded once, half away from
 //! zero, and comes with a [`Line`] giving its rule id, inputs, sentence and ordinance
 //! citation. Invalid input is a [`DomainError::Invalid`] naming the request field and
-//! the rule. Legal sources: `shared/ordinances/` (Montello and Hayward room-tax
+//! the rule. Legal sources: `docs/ordinances/` (Montello and Hayward room-tax
 //! ordinances) and Wis. Stat. § 66.0615; where they are silent, DESIGN §3 decides.
 //!
 //! Map: `money`, `period`, `calendar` (value types); `policy` (+ `policy/`), `presets`

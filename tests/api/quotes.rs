@@ -251,3 +251,66 @@ async fn policies_are_public_with_citations() {
     assert_eq!(current["effective_from"], "1993-08-01");
     assert_eq!(current["policy"]["rate"]["value"], "0.04");
 }
+
+#[actix_web::test]
+async fn only_the_clerk_treasurer_records_policy_versions_and_only_forward() {
+    let app = spawn_demo_app().await;
+    let current: Value = app
+        .get("/v1/municipalities/montello/policies/current")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut future = current["policy"].clone();
+    future["effective_from"] = json!("2199-01-01");
+    future["rate"]["value"] = json!("0.05");
+    let post = |token: String, body: Value| {
+        let app = &app;
+        async move {
+            app.client
+                .post(app.url("/v1/municipalities/montello/policies"))
+                .bearer_auth(token)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let anonymous = app
+        .post_json("/v1/municipalities/montello/policies", &future)
+        .await;
+    assert_problem(anonymous, 401, "unauthorized").await;
+    let staff = post(app.token("staff@montello.demo").await, future.clone()).await;
+    assert_problem(staff, 403, "forbidden").await;
+    let hayward = post(app.token("clerk@hayward.demo").await, future.clone()).await;
+    assert_problem(hayward, 404, "not-found").await;
+
+    let clerk = app.token("clerk@montello.demo").await;
+    let res = post(clerk.clone(), future.clone()).await;
+    assert_eq!(res.status(), 201);
+    let created: Value = res.json().await.unwrap();
+    assert_eq!(created["effective_from"], "2199-01-01");
+    assert!(created["source"].as_str().unwrap().starts_with("user:"));
+    assert_problem(post(clerk.clone(), future.clone()).await, 409, "conflict").await;
+
+    let mut past = current["policy"].clone();
+    past["effective_from"] = json!("2021-01-01");
+    let body = assert_problem(post(clerk, past).await, 422, "validation-failed").await;
+    assert_eq!(body["errors"][0]["field"], "effective_from");
+
+    // The new version governs only its own periods.
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2199-Q1", "gross_receipts": "100.00"}),
+    )
+    .await;
+    assert_eq!(q["tax"], "5.00");
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2026-Q1", "gross_receipts": "100.00"}),
+    )
+    .await;
+    assert_eq!(q["tax"], "4.50");
+}

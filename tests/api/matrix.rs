@@ -1,0 +1,155 @@
+//! The role × endpoint matrix: every operation of the generated OpenAPI
+//! document, called by every kind of caller, answers the expected status.
+//!
+//! A new operation without a row here fails `every_operation_has_a_row`, so
+//! no endpoint can ship without its authorisation being decided and tested.
+//! Requests are harmless by construction: bodies are `{}` (so an authorised
+//! caller stops at validation, 422) and ids point at nothing or at a payor
+//! that is not the operator's own.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::helpers::spawn_demo_app;
+
+/// Callers, in column order.
+const CALLERS: [&str; 10] = [
+    "anonymous",
+    "clerk@montello.demo",
+    "staff@montello.demo",
+    "operator@montello.demo",
+    "marketplace@montello.demo",
+    "commission@marquette-county.demo",
+    "tourism@marquette-county.demo",
+    "admin@marquette-county.demo",
+    "clerk@hayward.demo",
+    "operator@hayward.demo",
+];
+
+/// `operationId` → expected status per caller (same order as `CALLERS`).
+fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
+    const ALL_200: [u16; 10] = [200; 10];
+    const ALL_422: [u16; 10] = [422; 10];
+    const SIGNED_IN_200: [u16; 10] = [401, 200, 200, 200, 200, 200, 200, 200, 200, 200];
+    //                                 anon clerk staff oper  mkt  comm tour zadm hclk hop
+    const CLERK_ONLY_BODY: [u16; 10] = [401, 422, 403, 403, 403, 403, 403, 403, 404, 404];
+    BTreeMap::from([
+        // Operations and public law.
+        ("healthz", ALL_200),
+        ("readyz", ALL_200),
+        ("list_problem_types", ALL_200),
+        ("get_problem_type", ALL_200),
+        ("list_zones", ALL_200),
+        ("get_zone", ALL_200),
+        ("list_municipalities", ALL_200),
+        ("get_municipality", ALL_200),
+        ("list_policy_versions", ALL_200),
+        ("get_current_policy", ALL_200),
+        ("get_due_calendar", ALL_200),
+        ("create_quote", ALL_422),
+        ("create_policy_version", CLERK_ONLY_BODY),
+        // Authentication.
+        ("get_jwks", ALL_200),
+        ("sign_in", ALL_422),
+        ("refresh_tokens", ALL_422),
+        ("sign_out", ALL_422),
+        ("client_credentials_token", [400; 10]),
+        ("get_me", SIGNED_IN_200),
+    ])
+}
+
+/// Concrete values for path parameters and required query strings.
+fn concrete(path: &str) -> String {
+    let mut p = path
+        .replace("{municipality}", "montello")
+        .replace("{zone}", "marquette-county")
+        .replace("{code}", "not-found")
+        .replace("{payor}", roomtax::demo::MONTELLO_CAMPGROUND_ID);
+    // Any other id: one that exists nowhere.
+    while let (Some(start), Some(end)) = (p.find('{'), p.find('}')) {
+        p.replace_range(start..=end, "00000000-0000-4000-8000-00000000dead");
+    }
+    if p.ends_with("/calendar") {
+        p.push_str("?year=2026");
+    }
+    p
+}
+
+fn operations() -> Vec<(String, String, String)> {
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    let mut ops = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            ops.push((
+                op["operationId"].as_str().unwrap().to_owned(),
+                method.to_uppercase(),
+                path.clone(),
+            ));
+        }
+    }
+    ops
+}
+
+#[test]
+fn every_operation_has_a_row() {
+    let table = matrix();
+    let ops = operations();
+    let missing: Vec<_> = ops
+        .iter()
+        .filter(|(id, ..)| !table.contains_key(id.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "operations without a row in the role matrix: {missing:?}"
+    );
+    let stale: Vec<_> = table
+        .keys()
+        .filter(|id| !ops.iter().any(|(op, ..)| op == *id))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "matrix rows for operations that no longer exist: {stale:?}"
+    );
+}
+
+#[actix_web::test]
+async fn every_caller_gets_the_expected_status_on_every_operation() {
+    let app = spawn_demo_app().await;
+    let mut tokens = vec![None];
+    for email in &CALLERS[1..] {
+        tokens.push(Some(app.token(email).await));
+    }
+    let table = matrix();
+    let mut wrong = Vec::new();
+    for (id, method, path) in operations() {
+        let Some(expected) = table.get(id.as_str()) else {
+            continue; // reported by every_operation_has_a_row
+        };
+        let url = app.url(&concrete(&path));
+        for (i, caller) in CALLERS.iter().enumerate() {
+            let mut req = app
+                .client
+                .request(method.parse().unwrap(), &url)
+                .header("content-type", "application/json");
+            if method != "GET" {
+                req = req.body("{}");
+            }
+            if let Some(token) = &tokens[i] {
+                req = req.bearer_auth(token);
+            }
+            let status = req.send().await.unwrap().status().as_u16();
+            if status != expected[i] {
+                wrong.push(format!(
+                    "{method} {path} ({id}) as {caller}: expected {}, got {status}",
+                    expected[i]
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "role matrix mismatches:\n{}",
+        wrong.join("\n")
+    );
+}

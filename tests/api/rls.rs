@@ -1,0 +1,201 @@
+//! Defence in depth: row-level security on PostgreSQL hides other tenants'
+//! rows by itself, and the schema keeps every tenant table keyed by tenant.
+
+use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl, sql_types::BigInt};
+
+use crate::helpers::{TestDb, spawn_demo_app};
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+fn count(conn: &mut PgConnection, sql: &str) -> i64 {
+    diesel::sql_query(sql).get_result::<Count>(conn).unwrap().n
+}
+
+fn set(conn: &mut PgConnection, name: &str, value: &str) {
+    diesel::sql_query(format!("SELECT set_config('{name}', '{value}', true)"))
+        .execute(conn)
+        .unwrap();
+}
+
+fn migration_text(backend: &str, name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/migrations/{backend}/{name}/up.sql",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// Tables that carry a tenant column, from the SQLite migrations.
+fn tenant_tables() -> Vec<(String, String)> {
+    let text = migration_text("sqlite", "2026-11-30-000002_identity")
+        + &migration_text("sqlite", "2026-11-30-000001_foundation");
+    text.split("CREATE TABLE ")
+        .skip(1)
+        .filter_map(|chunk| {
+            let name = chunk.split_whitespace().next()?.to_owned();
+            let body = chunk.split(");").next()?.to_owned();
+            (body.contains("municipality_id") || body.contains("zone_id")).then_some((name, body))
+        })
+        .collect()
+}
+
+#[test]
+fn tenant_tables_lead_their_keys_with_the_tenant() {
+    // api_clients belong to a municipality OR a zone and are looked up by client id at
+    // sign-in: their key is the client id (documented exception).
+    for (table, body) in tenant_tables() {
+        if table == "api_clients" {
+            continue;
+        }
+        let pk = body
+            .split("PRIMARY KEY (")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{table} has no composite primary key"));
+        assert!(
+            pk.starts_with("municipality_id") || pk.starts_with("zone_id"),
+            "{table}: the tenant column must lead the primary key"
+        );
+    }
+}
+
+#[test]
+fn every_confidential_table_forces_row_level_security() {
+    let pg = migration_text("postgres", "2026-11-30-000002_identity");
+    for table in [
+        "payors",
+        "establishments",
+        "municipality_grants",
+        "zone_grants",
+        "api_clients",
+        "disclosure_grants",
+        "disclosure_grant_payors",
+        "access_log",
+    ] {
+        for clause in ["ENABLE ROW LEVEL SECURITY", "FORCE ROW LEVEL SECURITY"] {
+            assert!(
+                pg.contains(&format!("ALTER TABLE {table} {clause};")),
+                "{table}: {clause}"
+            );
+        }
+        assert!(
+            pg.contains(&format!("CREATE POLICY tenant ON {table}")),
+            "{table}: tenant policy"
+        );
+    }
+    assert!(
+        !pg.contains("current_setting('app.municipality_id')"),
+        "settings must be read with missing_ok"
+    );
+}
+
+#[actix_web::test]
+async fn row_level_security_alone_hides_other_tenants() {
+    let app = spawn_demo_app().await;
+    let TestDb::Postgres { url, .. } = &app.db else {
+        // SQLite has no row-level security: the application checks are its only guard,
+        // and the two tests above keep the PostgreSQL policies honest. This live check
+        // runs in the PostgreSQL pass of CI.
+        assert_eq!(app.db.backend(), "sqlite");
+        return;
+    };
+    // Straight to the database as the runtime role: no application check involved.
+    let mut conn = PgConnection::establish(url).unwrap();
+    let ids: Vec<(String, i64)> = {
+        use diesel::QueryDsl;
+        use roomtax::db::schema::municipalities::dsl::*;
+        municipalities
+            .select((slug, id))
+            .order(slug)
+            .load(&mut conn)
+            .unwrap()
+    };
+    let (hayward, montello) = (ids[0].1, ids[1].1);
+
+    conn.transaction::<_, diesel::result::Error, _>(|conn| {
+        assert_eq!(
+            count(conn, "SELECT count(*) AS n FROM payors"),
+            0,
+            "unset tenant sees nothing"
+        );
+        set(conn, "app.municipality_id", "");
+        assert_eq!(
+            count(conn, "SELECT count(*) AS n FROM payors"),
+            0,
+            "empty tenant sees nothing"
+        );
+        set(conn, "app.municipality_id", &hayward.to_string());
+        assert_eq!(count(conn, "SELECT count(*) AS n FROM payors"), 1);
+        assert_eq!(
+            count(
+                conn,
+                &format!("SELECT count(*) AS n FROM payors WHERE municipality_id = {montello}")
+            ),
+            0,
+            "Montello's payors are invisible with Hayward set, even when asked for by id"
+        );
+        assert_eq!(count(conn, "SELECT count(*) AS n FROM establishments"), 1);
+        assert_eq!(
+            count(conn, "SELECT count(*) AS n FROM municipality_grants"),
+            3
+        );
+        set(conn, "app.municipality_id", &montello.to_string());
+        assert_eq!(count(conn, "SELECT count(*) AS n FROM payors"), 2);
+        Ok(())
+    })
+    .unwrap();
+
+    // After commit the reused connection keeps '' and still sees nothing.
+    assert_eq!(count(&mut conn, "SELECT count(*) AS n FROM payors"), 0);
+
+    // Writing into another tenant is refused by the policy's WITH CHECK.
+    let err = conn
+        .transaction::<_, diesel::result::Error, _>(|conn| {
+            set(conn, "app.municipality_id", &hayward.to_string());
+            diesel::sql_query(format!(
+                "INSERT INTO payors (municipality_id, id, legal_name, mailing_address, annual_election, created_at, updated_at) \
+                 VALUES ({montello}, 'x', 'Intruder', 'Nowhere', 'calendar', now(), now())"
+            ))
+            .execute(conn)
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("row-level security"), "{err}");
+
+    // The runtime role can neither bypass nor switch off the policies.
+    let err = diesel::sql_query("ALTER TABLE payors NO FORCE ROW LEVEL SECURITY")
+        .execute(&mut conn)
+        .unwrap_err();
+    assert!(err.to_string().contains("owner"), "{err}");
+    // And the access log is append-only, even for the role that writes it.
+    let err = conn
+        .transaction::<_, diesel::result::Error, _>(|conn| {
+            set(conn, "app.municipality_id", &montello.to_string());
+            diesel::sql_query(format!(
+                "INSERT INTO access_log VALUES ({montello}, 'e1', now(), 'user', 'u', 'clerk_treasurer', 'payor', 'p', 'read', 'r')"
+            ))
+            .execute(conn)?;
+            diesel::sql_query("UPDATE access_log SET record_id = 'q'").execute(conn)
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+}
+
+#[actix_web::test]
+async fn the_service_refuses_a_runtime_role_that_bypasses_rls() {
+    let db = TestDb::create();
+    let TestDb::Postgres { .. } = &db else {
+        assert_eq!(db.backend(), "sqlite");
+        return;
+    };
+    let keys = tempfile::tempdir().unwrap();
+    let mut settings = crate::helpers::test_settings(&db, keys.path());
+    // Connect as the owner (a superuser here): the service must refuse to serve.
+    settings.database_url = roomtax::config::Secret::new(db.owner_url().unwrap());
+    let err = roomtax::app::Application::build(&settings)
+        .err()
+        .expect("must refuse");
+    assert!(err.to_string().contains("row-level security"), "{err}");
+}
