@@ -57,6 +57,10 @@ pub enum Command {
 /// `roomtax admin ...`
 #[derive(Debug, Subcommand)]
 pub enum AdminCommand {
+    /// Rotate the token signing key: a new current key; the old one stays in the
+    /// ring so tokens it signed remain valid until they expire. Restart the
+    /// service (every instance) afterwards.
+    RotateKeys,
     /// Create a user (or find it by email) and grant it a role.
     ///
     /// Municipality roles (clerk_treasurer, municipal_staff, operator,
@@ -257,6 +261,17 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Policy(PolicyCommand::Add { municipality, file }) => {
             telemetry::init(&settings);
             add_policy(&settings, &municipality, &file)
+        }
+        Command::Admin(AdminCommand::RotateKeys) => {
+            let ring =
+                crate::auth::KeyRing::rotate(&settings.keys_dir).map_err(|e| e.to_string())?;
+            println!(
+                "new signing key {} in {}; {} previous key(s) kept; restart the service",
+                ring.current.kid,
+                settings.keys_dir.display(),
+                ring.previous.len()
+            );
+            Ok(())
         }
         Command::Admin(AdminCommand::CreateUser {
             email,

@@ -268,3 +268,63 @@ async fn tokens_of_deleted_users_and_revoked_grants_are_401() {
     .unwrap();
     assert_problem(app.get_as(&token, "/v1/me").await, 401, "unauthorized").await;
 }
+
+#[actix_web::test]
+async fn tokens_signed_before_a_key_rotation_stay_valid_after_restart() {
+    let app = spawn_demo_app().await;
+    let old_token = app.token(CLERK).await;
+    let old_kid = jsonwebtoken::decode_header(&old_token)
+        .unwrap()
+        .kid
+        .unwrap();
+    roomtax::auth::KeyRing::rotate(app.keys_dir.path()).unwrap();
+
+    // A second instance on the same database and keys folder: what a restart gives.
+    let restarted = roomtax::app::Application::build(&app.settings).unwrap();
+    let base = format!("http://127.0.0.1:{}", restarted.port());
+    actix_web::rt::spawn(restarted.run_until_stopped());
+    let jwks: Value = app
+        .client
+        .get(format!("{base}/.well-known/jwks.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let kids: Vec<&str> = jwks["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kid"].as_str().unwrap())
+        .collect();
+    assert_eq!(kids.len(), 2);
+    assert_ne!(kids[0], old_kid, "the new key is current");
+    assert_eq!(kids[1], old_kid, "the previous key is still published");
+    let res = app
+        .client
+        .get(format!("{base}/v1/me"))
+        .bearer_auth(&old_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.status(),
+        200,
+        "a token of the previous key verifies until it expires"
+    );
+
+    let res = app
+        .client
+        .post(format!("{base}/v1/auth/token"))
+        .json(&json!({"email": CLERK, "password": app.password_of(CLERK)}))
+        .send()
+        .await
+        .unwrap();
+    let fresh: Value = res.json().await.unwrap();
+    let new_kid = jsonwebtoken::decode_header(fresh["access_token"].as_str().unwrap())
+        .unwrap()
+        .kid
+        .unwrap();
+    assert_eq!(new_kid, kids[0], "new tokens are signed with the new key");
+}
