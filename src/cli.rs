@@ -109,10 +109,7 @@ fn create_user(
     } else {
         None
     };
-    app::migrate(settings).map_err(|e| e.to_string())?;
-    let mut conn = Target::parse(&settings.database_url)
-        .and_then(|t| t.connect())
-        .map_err(|e| e.to_string())?;
+    let mut conn = open(settings)?;
     let target = match (municipality, zone) {
         (Some(slug), None) => {
             let m = crate::db::municipalities::require(&mut conn, slug)
@@ -137,15 +134,7 @@ fn create_user(
         role,
         &target,
     )
-    .map_err(|e| match e.to_problem() {
-        p if p.errors.is_empty() => p.detail,
-        p => p
-            .errors
-            .iter()
-            .map(|e| format!("{}: {}", e.field, e.message))
-            .collect::<Vec<_>>()
-            .join("; "),
-    })?;
+    .map_err(problem_text)?;
     println!(
         "{} {} ({}); granted {} (grant {})",
         if granted.created {
@@ -187,27 +176,38 @@ fn add_policy(
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let policy =
         crate::domain::Policy::from_toml(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    app::migrate(settings).map_err(|e| e.to_string())?;
-    let mut conn = Target::parse(&settings.database_url)
-        .and_then(|t| t.connect())
-        .map_err(|e| e.to_string())?;
+    let mut conn = open(settings)?;
     let today = chrono::Utc::now().date_naive();
     let effective_from = policy.effective_from;
     diesel::Connection::transaction(&mut conn, |conn| {
         let muni = crate::db::municipalities::require(conn, municipality)?;
         crate::db::policies::add(conn, muni.id, &policy, "cli:policy-add", today)
     })
-    .map_err(|e| match e.to_problem() {
-        p if p.errors.is_empty() => p.detail,
-        p => p
-            .errors
-            .iter()
-            .map(|e| format!("{}: {}", e.field, e.message))
-            .collect::<Vec<_>>()
-            .join("; "),
-    })?;
+    .map_err(problem_text)?;
     println!("policy version effective {effective_from} added to {municipality}");
     Ok(())
+}
+
+/// Migrate, then open one connection for a command.
+fn open(settings: &Settings) -> Result<crate::db::DbConn, String> {
+    let ran = app::migrate(settings).map_err(|e| e.to_string())?;
+    tracing::info!(applied = ran, "migrations applied");
+    Target::parse(&settings.database_url)
+        .and_then(|t| t.connect())
+        .map_err(|e| e.to_string())
+}
+
+/// A problem as one line for the terminal: its field errors, or its detail.
+fn problem_text(err: crate::error::ApiError) -> String {
+    let p = err.to_problem();
+    if p.errors.is_empty() {
+        return p.detail;
+    }
+    p.errors
+        .iter()
+        .map(|e| format!("{}: {}", e.field, e.message))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Entry point used by `main.rs`.
@@ -223,11 +223,7 @@ pub fn main() -> ExitCode {
 }
 
 fn load_demo(settings: &Settings) -> Result<(), String> {
-    let ran = app::migrate(settings).map_err(|e| e.to_string())?;
-    tracing::info!(applied = ran, "migrations applied");
-    let mut conn = Target::parse(&settings.database_url)
-        .and_then(|t| t.connect())
-        .map_err(|e| e.to_string())?;
+    let mut conn = open(settings)?;
     let report =
         demo::load_in_transaction(&mut conn).map_err(|e| format!("demo load failed: {e}"))?;
     if report.created.is_empty() {
