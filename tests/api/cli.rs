@@ -114,3 +114,98 @@ fn a_bad_database_url_fails_with_the_reason() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported database URL scheme"));
 }
+
+#[test]
+fn admin_create_user_reads_the_password_from_stdin() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    assert!(roomtax(dir.path(), &["demo"]).status.success());
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("DATABASE_URL", "sqlite://data/cli.db")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let args = [
+        "admin",
+        "create-user",
+        "--email",
+        "New.Clerk@Example.org",
+        "--role",
+        "municipal_staff",
+        "--municipality",
+        "hayward",
+        "--password-stdin",
+    ];
+    let out = run(&args, "correct horse battery staple\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("created user new.clerk@example.org"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("horse"), "the password is never echoed");
+    // The same email again: found, and granted a further role.
+    let out = run(
+        &[
+            "admin",
+            "create-user",
+            "--email",
+            "new.clerk@example.org",
+            "--role",
+            "clerk_treasurer",
+            "--municipality",
+            "hayward",
+        ],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("found user"));
+    // A zone role in a municipality, a weak password: refused with the reason.
+    let out = run(
+        &[
+            "admin",
+            "create-user",
+            "--email",
+            "x@example.org",
+            "--role",
+            "zone_admin",
+            "--municipality",
+            "hayward",
+            "--password-stdin",
+        ],
+        "correct horse battery staple\n",
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("role"));
+    let out = run(
+        &[
+            "admin",
+            "create-user",
+            "--email",
+            "y@example.org",
+            "--role",
+            "municipal_staff",
+            "--municipality",
+            "hayward",
+            "--password-stdin",
+        ],
+        "short\n",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("password"));
+}
