@@ -9,5 +9,6 @@ mod health;
 mod helpers;
 mod migrations;
 mod openapi;
+mod payors;
 mod quotes;
 mod zones;
