@@ -12,6 +12,7 @@ pub mod extract;
 pub mod health;
 pub mod municipalities;
 pub mod pagination;
+pub mod payors;
 pub mod policies;
 pub mod problems;
 pub mod quotes;
@@ -35,6 +36,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "zones", description = "Tourism zones and their members (public)"),
         (name = "municipalities", description = "Municipalities levying room tax (public)"),
         (name = "policies", description = "The ordinance as data, due calendars and quotes (public law)"),
+        (name = "payors", description = "The payor registry: payors and their establishments (confidential; every read is written to the access log)"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
     components(schemas(crate::error::Problem, crate::error::FieldError)),
@@ -84,7 +86,15 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(policies::current)
         .service(policies::create)
         .service(calendar::show)
-        .service(quotes::create);
+        .service(quotes::create)
+        .service(payors::list::list)
+        .service(payors::create::create)
+        .service(payors::show::show)
+        .service(payors::update::update)
+        .service(payors::close::close)
+        .service(payors::establishments::create)
+        .service(payors::establishments::update)
+        .service(payors::establishments::close);
 }
 
 /// The OpenAPI document generated from [`routes`].

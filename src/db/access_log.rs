@@ -23,13 +23,51 @@ pub struct Reader<'a> {
     pub request_id: &'a str,
 }
 
-/// Append one entry.
+/// Append one entry for a read.
 pub fn record(
     conn: &mut DbConn,
     municipality_id: i64,
     reader: &Reader<'_>,
     record_type: &str,
     record_id: &str,
+) -> QueryResult<()> {
+    append(
+        conn,
+        municipality_id,
+        reader,
+        record_type,
+        record_id,
+        "read",
+    )
+}
+
+/// Append one entry for a write (`create`, `update`, `close`): the response to a
+/// write shows the whole record too, and the clerk-treasurer sees who changed it.
+pub fn record_write(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    writer: &Reader<'_>,
+    record_type: &str,
+    record_id: &str,
+    action: &str,
+) -> QueryResult<()> {
+    append(
+        conn,
+        municipality_id,
+        writer,
+        record_type,
+        record_id,
+        action,
+    )
+}
+
+fn append(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    reader: &Reader<'_>,
+    record_type: &str,
+    record_id: &str,
+    action: &str,
 ) -> QueryResult<()> {
     diesel::insert_into(access_log::table)
         .values(&AccessLogRow {
@@ -41,7 +79,7 @@ pub fn record(
             basis: reader.basis.to_owned(),
             record_type: record_type.to_owned(),
             record_id: record_id.to_owned(),
-            action: "read".to_owned(),
+            action: action.to_owned(),
             request_id: reader.request_id.to_owned(),
         })
         .execute(conn)

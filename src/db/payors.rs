@@ -15,6 +15,11 @@ use super::{
     schema::{establishments, payors},
 };
 
+diesel::define_sql_function! {
+    /// `substr(text, start, length)`, characters counted from 1 (SQLite and PostgreSQL).
+    fn substr(text: diesel::sql_types::Text, start: diesel::sql_types::Integer, length: diesel::sql_types::Integer) -> diesel::sql_types::Text;
+}
+
 /// Which payors a list returns.
 #[derive(Debug, Clone, Default)]
 pub struct PayorQuery {
@@ -63,8 +68,11 @@ pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryRes
         None => {}
     }
     if let Some(prefix) = &q.name_prefix {
-        query = query.filter(payors::legal_name.ge(prefix.clone()));
-        query = query.filter(payors::legal_name.lt(format!("{prefix}\u{10FFFF}")));
+        // `substr` counts characters on both backends and `=` compares exactly,
+        // whatever the database's collation (a range on a linguistic collation
+        // would not be a prefix test).
+        let chars = i32::try_from(prefix.chars().count()).unwrap_or(i32::MAX);
+        query = query.filter(substr(payors::legal_name, 1, chars).eq(prefix.clone()));
     }
     if let Some(after) = &q.after {
         query = query.filter(payors::id.gt(after.clone()));

@@ -10,6 +10,7 @@ mod helpers;
 mod matrix;
 mod migrations;
 mod openapi;
+mod payors;
 mod quotes;
 mod rls;
 mod zones;

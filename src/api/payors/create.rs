@@ -1,0 +1,73 @@
+//! `POST /v1/municipalities/{municipality}/payors`: register a payor.
+//!
+//! Contract: clerk-treasurer, municipal staff or an API client with
+//! `payors:write` (others related to the municipality 403, unrelated 404);
+//! every field validated (422 naming field and rule); the new payor has a
+//! fresh UUID and version 1; answers 201 with `Location` and `ETag`. The write
+//! is logged (action `create`).
+
+use actix_web::{HttpResponse, http::header, post, web};
+
+use super::{Actor, NewPayor, Payor, etag, payor_location};
+use crate::{
+    api::{caller::InMunicipality, extract::ApiJson},
+    app::AppState,
+    db,
+    error::{ApiError, Problem},
+    tenancy::Action,
+};
+
+/// Register a payor (a business that owes the tax) in the municipality.
+#[utoipa::path(
+    operation_id = "create_payor",
+    tag = "payors",
+    security(("bearer" = [])),
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    request_body = NewPayor,
+    responses(
+        (status = 201, description = "Registered; the body is the new payor", body = Payor,
+            headers(
+                ("Location" = String, description = "Path of the new payor"),
+                ("ETag" = String, description = "Strong entity tag of the new version, `\"1\"`")
+            )),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here does not allow registering payors", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/payors")]
+pub async fn create(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    body: Result<ApiJson<NewPayor>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let InMunicipality { ctx, municipality } = here;
+    ctx.require(Action::WritePayors)?;
+    let ApiJson(body) = body?;
+    let fields = body.parse()?;
+    let actor = Actor::of(&ctx)?;
+    let payor = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            let row = fields.into_row(
+                ctx.municipality_id,
+                db::identity::new_id(),
+                db::identity::now(),
+            );
+            db::payors::insert(conn, &row)?;
+            actor.log_write(conn, &ctx, "payor", &row.id, "create")?;
+            Payor::from_rows(row, Vec::new())
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((
+            header::LOCATION,
+            payor_location(&municipality.slug, &payor.id),
+        ))
+        .insert_header((header::ETAG, etag(payor.version)))
+        .json(payor))
+}

@@ -1,0 +1,60 @@
+//! `GET /v1/municipalities/{municipality}/payors/{payor}`: one payor with its establishments.
+//!
+//! Contract: readable by whoever `payor_filter` lets see this payor (a payor
+//! outside the caller's view is 404, exactly like a missing one: an operator
+//! asking for another payor of its municipality included). Every successful
+//! read appends one access-log entry (record type `payor`) in the same
+//! transaction. The `ETag` is the payor's version.
+
+use actix_web::{HttpResponse, get, http::header, web};
+
+use super::{Actor, Payor, Reading, etag};
+use crate::{
+    api::caller::InMunicipality,
+    app::AppState,
+    db,
+    error::{ApiError, Problem},
+};
+
+/// One payor with its establishments (each read is written to the access log).
+#[utoipa::path(
+    operation_id = "get_payor",
+    tag = "payors",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        ("payor" = String, Path, description = "Payor id (UUID)")
+    ),
+    responses(
+        (status = 200, description = "The payor", body = Payor,
+            headers(("ETag" = String, description = "Strong entity tag of the payor's version, e.g. `\"3\"`"))),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality or payor, or the caller may not see it", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/payors/{payor}")]
+pub async fn show(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let InMunicipality { ctx, .. } = here;
+    let (_, payor_id) = path.into_inner();
+    let actor = Actor::of(&ctx)?;
+    let payor = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            let reading = Reading::resolve(conn, &ctx)?;
+            if !reading.may_read(&payor_id) {
+                return Err(ApiError::NotFound("payor"));
+            }
+            let row = db::payors::get(conn, ctx.municipality_id, &payor_id)?
+                .ok_or(ApiError::NotFound("payor"))?;
+            reading.log(conn, &actor, &row.id)?;
+            Payor::load(conn, row)
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(payor.version)))
+        .json(payor))
+}

@@ -1,0 +1,82 @@
+//! `PATCH /v1/municipalities/{municipality}/payors/{payor}`: change a payor.
+//!
+//! Contract: clerk-treasurer, municipal staff or an API client with
+//! `payors:write` (an operator 403, even for its own payor; unrelated callers
+//! 404). The body is any subset of the create fields (unknown fields refused;
+//! `null` clears an optional field, and is refused for a required one).
+//! `If-Match` is required (428) and must name the current version (412); the
+//! update matches that version in the database and bumps it, so a concurrent
+//! writer loses with 412 rather than being overwritten. Answers 200 with the
+//! payor and its new `ETag`; the write is logged (action `update`).
+
+use actix_web::{HttpResponse, http::header, patch, web};
+
+use super::{Actor, IF_MATCH_DOC, IfMatch, Payor, PayorPatch, etag, payor_for_write};
+use crate::{
+    api::{caller::InMunicipality, extract::ApiJson},
+    app::AppState,
+    db,
+    error::{ApiError, Problem},
+    tenancy::Action,
+};
+
+/// Change a payor's fields (needs `If-Match`).
+#[utoipa::path(
+    operation_id = "update_payor",
+    tag = "payors",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        ("payor" = String, Path, description = "Payor id (UUID)"),
+        ("If-Match" = String, Header, description = IF_MATCH_DOC)
+    ),
+    request_body = PayorPatch,
+    responses(
+        (status = 200, description = "Changed; the body is the payor as now stored", body = Payor,
+            headers(("ETag" = String, description = "Strong entity tag of the new version"))),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here does not allow changing payors", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality or payor, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` names another version: read the payor again", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json"),
+        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[patch("/v1/municipalities/{municipality}/payors/{payor}")]
+pub async fn update(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String)>,
+    if_match: IfMatch,
+    body: Result<ApiJson<PayorPatch>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let InMunicipality { ctx, .. } = here;
+    ctx.require(Action::WritePayors)?;
+    let ApiJson(body) = body?;
+    let changes = body.parse()?;
+    let precondition = if_match.required()?;
+    let (_, payor_id) = path.into_inner();
+    let actor = Actor::of(&ctx)?;
+    let payor = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            let mut row = payor_for_write(conn, ctx.municipality_id, &payor_id)?;
+            precondition.check(row.version)?;
+            let read = row.version;
+            changes.apply(&mut row)?;
+            row.version = read + 1;
+            row.updated_at = db::identity::now();
+            if !db::payors::update(conn, &row, read)? {
+                return Err(ApiError::PreconditionFailed);
+            }
+            actor.log_write(conn, &ctx, "payor", &row.id, "update")?;
+            Payor::load(conn, row)
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(payor.version)))
+        .json(payor))
+}
