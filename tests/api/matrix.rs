@@ -34,6 +34,9 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
     const SIGNED_IN_200: [u16; 10] = [401, 200, 200, 200, 200, 200, 200, 200, 200, 200];
     //                                 anon clerk staff oper  mkt  comm tour zadm hclk hop
     const CLERK_ONLY_BODY: [u16; 10] = [401, 422, 403, 403, 403, 403, 403, 403, 404, 404];
+    // Payor writers (clerk, staff) reach body validation (before If-Match);
+    // related roles are refused (403); other municipalities' users learn nothing (404).
+    const WRITERS_422: [u16; 10] = [401, 422, 422, 403, 403, 403, 403, 403, 404, 404];
     BTreeMap::from([
         // Operations and public law.
         ("healthz", ALL_200),
@@ -56,6 +59,22 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("sign_out", ALL_422),
         ("client_credentials_token", [400; 10]),
         ("get_me", SIGNED_IN_200),
+        // The payor registry (confidential). {payor} is Montello's campground: not
+        // the Montello operator's own payor (the motel).
+        (
+            "list_payors",
+            [401, 200, 200, 200, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "get_payor",
+            [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        ("create_payor", WRITERS_422),
+        ("update_payor", WRITERS_422),
+        ("close_payor", WRITERS_422),
+        ("create_establishment", WRITERS_422),
+        ("update_establishment", WRITERS_422),
+        ("close_establishment", WRITERS_422),
     ])
 }
 
