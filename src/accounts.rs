@@ -3,9 +3,11 @@
 //!
 //! Contract: a role is granted only in a tenant of its kind (municipality
 //! roles in a municipality, zone roles in a zone); an operator grant names a
-//! payor of that municipality; passwords meet the policy and are stored as
-//! Argon2id hashes only. Inserts into tenant tables run with the tenant set
-//! for row-level security.
+//! payor of that municipality; a user holds a role (for an operator: a
+//! payor) at most once at a time in a tenant (a second active grant is a
+//! conflict); passwords meet the policy and are stored as Argon2id hashes
+//! only, and an existing user's password is never changed here. Inserts into
+//! tenant tables run with the tenant set for row-level security.
 
 use diesel::Connection;
 
@@ -80,7 +82,15 @@ pub fn check_grant(role: Role, target: &GrantTarget) -> Result<(), ApiError> {
     }
 }
 
+fn already_granted(role: Role) -> ApiError {
+    ApiError::Conflict(format!(
+        "this user already holds an active {} grant here",
+        role.as_str()
+    ))
+}
+
 /// Find the user by email, or create it with `password`; then grant `role` at `target`.
+/// An existing user keeps its display name and password (`password` is then unused).
 pub fn grant_role(
     conn: &mut DbConn,
     email: &str,
@@ -149,6 +159,16 @@ pub fn grant_role(
                     "no such payor in this municipality",
                 ));
             }
+            if db::grants::count_active_in_municipality(
+                conn,
+                *id,
+                &user.id,
+                role.as_str(),
+                payor_id.as_deref(),
+            )? > 0
+            {
+                return Err(already_granted(role));
+            }
             db::identity::insert_municipality_grant(
                 conn,
                 &MunicipalityGrantRow {
@@ -171,6 +191,9 @@ pub fn grant_role(
                     ..DbScope::default()
                 },
             )?;
+            if db::grants::count_active_in_zone(conn, *id, &user.id, role.as_str())? > 0 {
+                return Err(already_granted(role));
+            }
             db::identity::insert_zone_grant(
                 conn,
                 &ZoneGrantRow {

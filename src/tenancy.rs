@@ -7,9 +7,14 @@
 //! row-level security sees. Deny by default. A caller with no relation to the
 //! municipality gets 404 for anything confidential (it may not know the
 //! resource exists); one with a role that does not allow an action gets 403.
+//! Zones have the same shape in [`ZoneContext`] (module `zone`).
 //! Pure: no I/O.
 
+mod zone;
+
 use chrono::NaiveDateTime;
+
+pub use zone::{ZoneAction, ZoneContext};
 
 use crate::{
     auth::{ApiScope, Role},
@@ -213,6 +218,16 @@ impl MunicipalityContext {
             zone_id: self.zone_id,
             user_id: (kind == "user").then(|| id.to_owned()),
             client_id: (kind == "client").then(|| id.to_owned()),
+        }
+    }
+
+    /// [`Self::db_scope`] without the zone: for tables whose policy also
+    /// admits rows of the zone (`api_clients`), so that a municipality's
+    /// transaction sees its own rows only.
+    pub fn municipality_only_scope(&self) -> DbScope {
+        DbScope {
+            zone_id: None,
+            ..self.db_scope()
         }
     }
 

@@ -5,7 +5,8 @@
 //! and disclosures once per request; a deleted user, a revoked client or any
 //! token fault is a 401. [`InMunicipality`] adds the municipality named by the
 //! `{municipality}` path segment (by name, never by position) and yields the
-//! [`MunicipalityContext`] every confidential handler authorises with. No
+//! [`MunicipalityContext`] every confidential handler authorises with;
+//! [`InZone`] does the same for the `{zone}` segment ([`ZoneContext`]). No
 //! handler reads tenant ids from anywhere else.
 
 use std::{future::Future, pin::Pin};
@@ -16,9 +17,14 @@ use chrono::Utc;
 use crate::{
     app::AppState,
     auth::{Role, TokenKind, parse_scopes},
-    db::{self, models::MunicipalityRow},
+    db::{
+        self,
+        models::{MunicipalityRow, ZoneRow},
+    },
     error::ApiError,
-    tenancy::{Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject},
+    tenancy::{
+        Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, ZoneContext,
+    },
 };
 
 fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
@@ -199,6 +205,49 @@ impl FromRequest for InMunicipality {
                 .await?;
             let ctx = caller.in_municipality(municipality.id, zone_id);
             Ok(Self { ctx, municipality })
+        })
+    }
+}
+
+/// An authenticated caller inside the zone named by the path.
+#[derive(Debug, Clone)]
+pub struct InZone {
+    /// What the caller may do here.
+    pub ctx: ZoneContext,
+    /// The zone.
+    pub zone: ZoneRow,
+}
+
+impl FromRequest for InZone {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let caller = Caller::from_request(req, payload);
+        let slug = req.match_info().get("zone").map(str::to_owned);
+        let state = state(req);
+        Box::pin(async move {
+            let caller = caller.await?;
+            let state = state?;
+            let slug = slug.ok_or_else(|| ApiError::internal("route lacks {zone}"))?;
+            let today = Utc::now().date_naive();
+            let (zone, members) = state
+                .db
+                .run(move |conn| {
+                    let zone =
+                        db::zones::by_slug(conn, &slug)?.ok_or(ApiError::NotFound("zone"))?;
+                    let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
+                        .into_iter()
+                        .filter(|(m, _)| {
+                            m.joined_on <= today && m.left_on.is_none_or(|left| left > today)
+                        })
+                        .map(|(m, _)| m.municipality_id)
+                        .collect();
+                    Ok((zone, members))
+                })
+                .await?;
+            let ctx = caller.in_zone(zone.id, &members);
+            Ok(Self { ctx, zone })
         })
     }
 }

@@ -5,9 +5,12 @@
 //! document from that same registration, so the spec cannot list a route
 //! the server lacks or miss one it has.
 
+pub mod access_log;
+pub mod admin;
 pub mod auth;
 pub mod calendar;
 pub mod caller;
+pub mod disclosures;
 pub mod extract;
 pub mod health;
 pub mod municipalities;
@@ -37,6 +40,8 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "municipalities", description = "Municipalities levying room tax (public)"),
         (name = "policies", description = "The ordinance as data, due calendars and quotes (public law)"),
         (name = "payors", description = "The payor registry: payors and their establishments (confidential; every read is written to the access log)"),
+        (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
+        (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
     components(schemas(crate::error::Problem, crate::error::FieldError)),
@@ -94,7 +99,25 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(payors::close::close)
         .service(payors::establishments::create)
         .service(payors::establishments::update)
-        .service(payors::establishments::close);
+        .service(payors::establishments::close)
+        .service(admin::grants::create)
+        .service(admin::grants::list)
+        .service(admin::grants::revoke)
+        .service(admin::zone_grants::create)
+        .service(admin::zone_grants::list)
+        .service(admin::zone_grants::revoke)
+        .service(admin::members::join)
+        .service(admin::members::leave)
+        .service(admin::api_clients::create_for_municipality)
+        .service(admin::api_clients::list_for_municipality)
+        .service(admin::api_clients::revoke_for_municipality)
+        .service(admin::api_clients::create_for_zone)
+        .service(admin::api_clients::list_for_zone)
+        .service(admin::api_clients::revoke_for_zone)
+        .service(disclosures::create)
+        .service(disclosures::list)
+        .service(disclosures::revoke)
+        .service(access_log::list);
 }
 
 /// The OpenAPI document generated from [`routes`].

@@ -1,9 +1,12 @@
 //! Cursor pagination shared by every list endpoint.
 //!
 //! Contract: `limit` is 1..=200 (default 50); `cursor` is the opaque value a
-//! previous page returned as `next_cursor` (today, the last item's slug).
-//! A page shorter than `limit` has no `next_cursor`.
+//! previous page returned as `next_cursor` (the last item's slug for lists in
+//! slug order; a [`TimeCursor`] for newest-first lists). A page shorter than
+//! `limit` has no `next_cursor`.
 
+use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
+use chrono::NaiveDateTime;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -29,15 +32,20 @@ pub struct PageParams {
 impl PageParams {
     /// The validated page size.
     pub fn limit(&self) -> Result<u32, ApiError> {
-        match self.limit {
-            None => Ok(DEFAULT_LIMIT),
-            Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n),
-            Some(_) => Err(ApiError::invalid(
-                "limit",
-                "range",
-                format!("must be between 1 and {MAX_LIMIT}"),
-            )),
-        }
+        validate_limit(self.limit)
+    }
+}
+
+/// A page size as given (`None`: the default), checked against the bounds.
+pub fn validate_limit(limit: Option<u32>) -> Result<u32, ApiError> {
+    match limit {
+        None => Ok(DEFAULT_LIMIT),
+        Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n),
+        Some(_) => Err(ApiError::invalid(
+            "limit",
+            "range",
+            format!("must be between 1 and {MAX_LIMIT}"),
+        )),
     }
 }
 
@@ -46,4 +54,75 @@ pub fn next_cursor<T>(items: &[T], limit: u32, key: impl Fn(&T) -> String) -> Op
     (items.len() as u32 == limit)
         .then(|| items.last().map(key))
         .flatten()
+}
+
+/// The position after an item of a newest-first list: its instant and id
+/// (the id breaks ties between items of the same instant). Opaque on the
+/// wire: base64url of `<instant>|<id>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeCursor {
+    /// The last item's instant.
+    pub at: NaiveDateTime,
+    /// The last item's id.
+    pub id: String,
+}
+
+const CURSOR_TIME: &str = "%Y-%m-%dT%H:%M:%S%.9f";
+
+impl TimeCursor {
+    /// The cursor after this item.
+    pub fn new(at: NaiveDateTime, id: impl Into<String>) -> Self {
+        Self { at, id: id.into() }
+    }
+
+    /// The wire form.
+    pub fn encode(&self) -> String {
+        URL_SAFE_NO_PAD.encode(format!("{}|{}", self.at.format(CURSOR_TIME), self.id))
+    }
+
+    /// Parse a cursor a previous page returned; anything else is a 422 naming `cursor`.
+    pub fn parse(text: &str) -> Result<Self, ApiError> {
+        let bad = || {
+            ApiError::invalid(
+                "cursor",
+                "opaque_cursor",
+                "pass back the `next_cursor` of the previous page unchanged",
+            )
+        };
+        let bytes = URL_SAFE_NO_PAD.decode(text).map_err(|_| bad())?;
+        let decoded = String::from_utf8(bytes).map_err(|_| bad())?;
+        let (at, id) = decoded.split_once('|').ok_or_else(bad)?;
+        let at = NaiveDateTime::parse_from_str(at, CURSOR_TIME).map_err(|_| bad())?;
+        if id.is_empty() || id.len() > 64 {
+            return Err(bad());
+        }
+        Ok(Self::new(at, id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_cursors_round_trip_to_the_nanosecond() {
+        let at = chrono::DateTime::from_timestamp(1_780_000_000, 123_456_789)
+            .unwrap()
+            .naive_utc();
+        let cursor = TimeCursor::new(at, "abc-1");
+        let text = cursor.encode();
+        assert!(!text.contains('|'), "opaque: {text}");
+        assert_eq!(TimeCursor::parse(&text).unwrap(), cursor);
+        for bad in [
+            "",
+            "!!",
+            "bm9waXBl",
+            &URL_SAFE_NO_PAD.encode("2026-01-01|x"),
+        ] {
+            assert!(
+                matches!(TimeCursor::parse(bad), Err(ApiError::Validation(ref e)) if e[0].field == "cursor"),
+                "{bad}"
+            );
+        }
+    }
 }

@@ -95,8 +95,9 @@ pub struct LogQuery {
     pub actor_id: Option<String>,
     /// Entries at or after.
     pub since: Option<NaiveDateTime>,
-    /// Entries strictly before (the cursor: `at` of the last entry seen, newest first).
-    pub before: Option<NaiveDateTime>,
+    /// Entries strictly after this `(at, id)` in newest-first order (the
+    /// cursor: the last entry seen; the id breaks ties between equal instants).
+    pub before: Option<(NaiveDateTime, String)>,
     /// Page size.
     pub limit: i64,
 }
@@ -121,8 +122,12 @@ pub fn list(
     if let Some(s) = q.since {
         query = query.filter(access_log::at.ge(s));
     }
-    if let Some(b) = q.before {
-        query = query.filter(access_log::at.lt(b));
+    if let Some((at, id)) = q.before.clone() {
+        query = query.filter(
+            access_log::at
+                .lt(at)
+                .or(access_log::at.eq(at).and(access_log::id.lt(id))),
+        );
     }
     query.load(conn)
 }

@@ -50,21 +50,51 @@ pub fn insert(
     Ok(())
 }
 
-/// Every grant of the tenant, newest first, with its payor ids.
+/// Which grants a list returns.
+#[derive(Debug, Clone, Default)]
+pub struct DisclosureQuery {
+    /// Only grants neither revoked nor expired at this instant.
+    pub active_at: Option<NaiveDateTime>,
+    /// Only grants strictly after this `(created_at, id)` in newest-first order.
+    pub before: Option<(NaiveDateTime, String)>,
+    /// Page size.
+    pub limit: i64,
+}
+
+/// A page of the tenant's grants, newest first, each with its payor ids.
 pub fn list(
     conn: &mut DbConn,
     municipality_id: i64,
+    q: &DisclosureQuery,
 ) -> QueryResult<Vec<(DisclosureGrantRow, Vec<String>)>> {
-    let grants: Vec<DisclosureGrantRow> = disclosure_grants::table
-        .filter(disclosure_grants::municipality_id.eq(municipality_id))
-        .order(disclosure_grants::created_at.desc())
-        .load(conn)?;
+    use disclosure_grants as d;
+    let mut query = d::table
+        .filter(d::municipality_id.eq(municipality_id))
+        .order((d::created_at.desc(), d::id.desc()))
+        .limit(q.limit)
+        .into_boxed();
+    if let Some(at) = q.active_at {
+        query = query
+            .filter(d::revoked_at.is_null())
+            .filter(d::expires_at.gt(at));
+    }
+    if let Some((at, id)) = q.before.clone() {
+        query = query.filter(
+            d::created_at
+                .lt(at)
+                .or(d::created_at.eq(at).and(d::id.lt(id))),
+        );
+    }
+    let grants: Vec<DisclosureGrantRow> = query.load(conn)?;
+    let ids: Vec<String> = grants.iter().map(|g| g.id.clone()).collect();
     let links: Vec<(String, String)> = disclosure_grant_payors::table
         .filter(disclosure_grant_payors::municipality_id.eq(municipality_id))
+        .filter(disclosure_grant_payors::grant_id.eq_any(ids))
         .select((
             disclosure_grant_payors::grant_id,
             disclosure_grant_payors::payor_id,
         ))
+        .order(disclosure_grant_payors::payor_id.asc())
         .load(conn)?;
     Ok(grants
         .into_iter()
@@ -77,6 +107,29 @@ pub fn list(
             (g, payors)
         })
         .collect())
+}
+
+/// One grant of the tenant with its payor ids.
+pub fn get(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    id: &str,
+) -> QueryResult<Option<(DisclosureGrantRow, Vec<String>)>> {
+    let Some(grant) = disclosure_grants::table
+        .filter(disclosure_grants::municipality_id.eq(municipality_id))
+        .filter(disclosure_grants::id.eq(id))
+        .first::<DisclosureGrantRow>(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let payors = disclosure_grant_payors::table
+        .filter(disclosure_grant_payors::municipality_id.eq(municipality_id))
+        .filter(disclosure_grant_payors::grant_id.eq(id))
+        .select(disclosure_grant_payors::payor_id)
+        .order(disclosure_grant_payors::payor_id.asc())
+        .load(conn)?;
+    Ok(Some((grant, payors)))
 }
 
 /// Revoke a grant; false when it does not exist here or was already revoked.

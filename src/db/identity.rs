@@ -48,6 +48,16 @@ pub fn user_by_id(conn: &mut DbConn, id: &str) -> QueryResult<Option<UserRow>> {
         .optional()
 }
 
+/// The users with these ids (deleted ones included: a list of grants still names them).
+pub fn users_by_ids(conn: &mut DbConn, ids: &[String]) -> QueryResult<Vec<UserRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    users::table
+        .filter(users::id.eq_any(ids.to_vec()))
+        .load(conn)
+}
+
 /// Insert a user.
 pub fn insert_user(conn: &mut DbConn, row: &UserRow) -> QueryResult<()> {
     diesel::insert_into(users::table)

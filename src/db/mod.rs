@@ -7,7 +7,9 @@
 //! SQLite connections use WAL, a busy timeout and enforced foreign keys.
 
 pub mod access_log;
+pub mod api_clients;
 pub mod disclosures;
+pub mod grants;
 pub mod identity;
 pub mod migrations;
 pub mod models;

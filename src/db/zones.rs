@@ -31,6 +31,11 @@ pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<ZoneRow>> {
         .optional()
 }
 
+/// The zone with this id.
+pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ZoneRow>> {
+    zones::table.find(id).first(conn).optional()
+}
+
 /// The memberships (past and present) of the given zones, with their municipalities.
 pub fn members(
     conn: &mut DbConn,
@@ -60,4 +65,30 @@ pub fn add_member(conn: &mut DbConn, membership: &MembershipRow) -> QueryResult<
         .values(membership)
         .execute(conn)
         .map(|_| ())
+}
+
+/// Every membership (in any zone, past and present) of one municipality, oldest first.
+pub fn memberships_of(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<MembershipRow>> {
+    zone_memberships::table
+        .filter(zone_memberships::municipality_id.eq(municipality_id))
+        .order(zone_memberships::joined_on.asc())
+        .load(conn)
+}
+
+/// Record that an open membership ends on `left_on`; false when it was not open.
+pub fn close_membership(
+    conn: &mut DbConn,
+    membership: &MembershipRow,
+    left_on: chrono::NaiveDate,
+) -> QueryResult<bool> {
+    diesel::update(
+        zone_memberships::table
+            .filter(zone_memberships::zone_id.eq(membership.zone_id))
+            .filter(zone_memberships::municipality_id.eq(membership.municipality_id))
+            .filter(zone_memberships::joined_on.eq(membership.joined_on))
+            .filter(zone_memberships::left_on.is_null()),
+    )
+    .set(zone_memberships::left_on.eq(Some(left_on)))
+    .execute(conn)
+    .map(|n| n == 1)
 }

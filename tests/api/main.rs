@@ -2,6 +2,7 @@
 //! Set `ROOMTAX_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres`
 //! to run every test against PostgreSQL instead of SQLite.
 
+mod admin;
 mod auth;
 mod cli;
 mod errors;

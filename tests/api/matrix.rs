@@ -36,6 +36,15 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
     const CLERK_ONLY_BODY: [u16; 10] = [401, 422, 403, 403, 403, 403, 403, 403, 404, 404];
     // Payor writers (clerk, staff) reach body validation (before If-Match);
     // related roles are refused (403); other municipalities' users learn nothing (404).
+    // Clerk-treasurer administration: staff and zone roles related to Montello get
+    // 403, Hayward's users 404. Revoking an id that exists nowhere is 404 even for the clerk.
+    const CLERK_ONLY_200: [u16; 10] = [401, 200, 403, 403, 403, 403, 403, 403, 404, 404];
+    const CLERK_ONLY_404: [u16; 10] = [401, 404, 403, 403, 403, 403, 403, 403, 404, 404];
+    // Zone administration: everyone related to the zone (its roles, Montello's users)
+    // gets 403 but the zone admin; Hayward is not a member: 404.
+    const ZONE_ADMIN_200: [u16; 10] = [401, 403, 403, 403, 403, 403, 403, 200, 404, 404];
+    const ZONE_ADMIN_BODY: [u16; 10] = [401, 403, 403, 403, 403, 403, 403, 422, 404, 404];
+    const ZONE_ADMIN_404: [u16; 10] = [401, 403, 403, 403, 403, 403, 403, 404, 404, 404];
     const WRITERS_422: [u16; 10] = [401, 422, 422, 403, 403, 403, 403, 403, 404, 404];
     BTreeMap::from([
         // Operations and public law.
@@ -75,6 +84,26 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("create_establishment", WRITERS_422),
         ("update_establishment", WRITERS_422),
         ("close_establishment", WRITERS_422),
+        // Municipal administration (clerk-treasurer).
+        ("list_municipality_grants", CLERK_ONLY_200),
+        ("create_municipality_grant", CLERK_ONLY_BODY),
+        ("revoke_municipality_grant", CLERK_ONLY_404),
+        ("list_municipality_api_clients", CLERK_ONLY_200),
+        ("create_municipality_api_client", CLERK_ONLY_BODY),
+        ("revoke_municipality_api_client", CLERK_ONLY_404),
+        ("list_disclosures", CLERK_ONLY_200),
+        ("create_disclosure", CLERK_ONLY_BODY),
+        ("revoke_disclosure", CLERK_ONLY_404),
+        ("list_access_log", CLERK_ONLY_200),
+        // Zone administration (zone admin).
+        ("list_zone_grants", ZONE_ADMIN_200),
+        ("create_zone_grant", ZONE_ADMIN_BODY),
+        ("revoke_zone_grant", ZONE_ADMIN_404),
+        ("list_zone_api_clients", ZONE_ADMIN_200),
+        ("create_zone_api_client", ZONE_ADMIN_BODY),
+        ("revoke_zone_api_client", ZONE_ADMIN_404),
+        ("add_zone_member", ZONE_ADMIN_BODY),
+        ("leave_zone", ZONE_ADMIN_BODY),
     ])
 }
 

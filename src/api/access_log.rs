@@ -1,0 +1,154 @@
+//! `GET /v1/municipalities/{municipality}/access-log`: the clerk-treasurer
+//! reviews who read which confidential record, when, and on what basis.
+//!
+//! Contract: clerk-treasurer only (`Action::ReadAccessLog`: staff and other
+//! roles of the municipality 403, anyone else 404). Entries of this
+//! municipality only (the query filters by tenant and, on PostgreSQL,
+//! row-level security hides every other tenant's entries), newest first,
+//! paged by an opaque cursor (the last entry's instant and id). Entries name
+//! records by type and id, never by a confidential value. Reading the log is
+//! not itself a read of a confidential record and is not logged.
+
+use actix_web::{get, web};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{
+    admin::{Page, utc},
+    caller::InMunicipality,
+    extract::ApiQuery,
+};
+use crate::{
+    app::AppState,
+    db::{self, access_log::LogQuery, models::AccessLogRow},
+    error::{ApiError, Problem},
+    tenancy::Action,
+};
+
+/// Filters and paging of the access log.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct AccessLogParams {
+    /// Only reads of this record id (e.g. a payor id).
+    pub record_id: Option<String>,
+    /// Only reads by this user or client id.
+    pub actor_id: Option<String>,
+    /// Only entries at or after this RFC 3339 instant.
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub since: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// The `next_cursor` of the previous page; omit for the first page.
+    pub cursor: Option<String>,
+}
+
+/// One read of a confidential record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccessLogEntry {
+    /// Entry id.
+    pub id: String,
+    /// When the read happened (UTC).
+    pub at: DateTime<Utc>,
+    /// `user` or `client`.
+    pub actor_kind: String,
+    /// The user or API client id.
+    pub actor_id: String,
+    /// The role, `disclosure:<grant id>` or `api_client` the read was allowed under.
+    pub basis: String,
+    /// The kind of record read, e.g. `payor`.
+    pub record_type: String,
+    /// The id of the record read.
+    pub record_id: String,
+    /// What was done, e.g. `read`.
+    pub action: String,
+    /// The `x-request-id` of the request that read it.
+    pub request_id: String,
+}
+
+/// A page of the access log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccessLogPage {
+    /// Entries on this page, newest first.
+    pub items: Vec<AccessLogEntry>,
+    /// Pass as `cursor` to get the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+fn to_api(row: AccessLogRow) -> AccessLogEntry {
+    AccessLogEntry {
+        id: row.id,
+        at: utc(row.at),
+        actor_kind: row.actor_kind,
+        actor_id: row.actor_id,
+        basis: row.basis,
+        record_type: row.record_type,
+        record_id: row.record_id,
+        action: row.action,
+        request_id: row.request_id,
+    }
+}
+
+/// Review the access log: every read of the municipality's confidential records, newest first.
+#[utoipa::path(
+    operation_id = "list_access_log",
+    tag = "disclosures",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        AccessLogParams
+    ),
+    responses(
+        (status = 200, description = "A page of entries, newest first", body = AccessLogPage),
+        (status = 400, description = "Unparseable or unknown parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range, `since` not RFC 3339, or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/access-log")]
+pub async fn list(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    ApiQuery(params): ApiQuery<AccessLogParams>,
+) -> Result<web::Json<AccessLogPage>, ApiError> {
+    ctx.require(Action::ReadAccessLog)?;
+    let page = Page::parse(params.limit, params.cursor.as_deref())?;
+    let since = params
+        .since
+        .as_deref()
+        .map(|s| {
+            DateTime::parse_from_rfc3339(s)
+                .map(|at| at.naive_utc())
+                .map_err(|_| {
+                    ApiError::invalid(
+                        "since",
+                        "rfc3339",
+                        "an RFC 3339 instant, e.g. 2026-04-01T00:00:00Z",
+                    )
+                })
+        })
+        .transpose()?;
+    let query = LogQuery {
+        record_id: params.record_id,
+        actor_id: params.actor_id,
+        since,
+        before: page.before.clone(),
+        limit: i64::from(page.limit),
+    };
+    let municipality_id = municipality.id;
+    let rows = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            Ok(db::access_log::list(conn, municipality_id, &query)?)
+        })
+        .await?;
+    let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
+    Ok(web::Json(AccessLogPage {
+        items: rows.into_iter().map(to_api).collect(),
+        next_cursor,
+    }))
+}

@@ -1,0 +1,434 @@
+//! `/v1/municipalities/{municipality}/api-clients` and
+//! `/v1/zones/{zone}/api-clients`: third-party apps (OAuth2 client
+//! credentials), registered by a clerk-treasurer or a zone admin.
+//!
+//! Contract: a client is bound to the one tenant it was registered in and
+//! holds the scopes given at registration; `POST /v1/oauth/token` issues its
+//! tokens. The secret is generated here (`auth::opaque::new_secret`), shown
+//! once in the 201 response and stored only as its digest: no list or read
+//! ever returns it. A zone client may hold only scopes that read no municipal
+//! confidential data (`policies:read`, `quotes:write`): a zone has no payors,
+//! and a zone-wide payor scope would be a hole waiting for an endpoint.
+//! Revoking stops the client's existing tokens at their next request.
+
+use actix_web::{HttpResponse, delete, get, post, web};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{GrantListParams, Page, utc};
+use crate::{
+    api::{
+        caller::{InMunicipality, InZone},
+        extract::{ApiQuery, DeferredJson},
+    },
+    app::AppState,
+    auth::{ApiScope, opaque, parse_scopes, roles::format_scopes},
+    db::{self, api_clients::ClientTenant, models::ApiClientRow},
+    error::{ApiError, FieldError, Problem},
+    tenancy::{Action, DbScope, ZoneAction},
+};
+
+/// The scopes a zone's client may hold.
+const ZONE_SCOPES: [ApiScope; 2] = [ApiScope::PoliciesRead, ApiScope::QuotesWrite];
+
+/// A third-party app to register.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApiClientRequest {
+    /// A name for people to recognise the app by, 1 to 100 characters.
+    #[schema(example = "Booking platform sync")]
+    pub name: String,
+    /// The scopes the app may ask for, at least one, e.g. `["payors:read"]`.
+    #[schema(value_type = Vec<ApiScope>)]
+    pub scopes: Vec<String>,
+}
+
+/// A registered app, with its secret: the only time the secret is shown.
+#[derive(Serialize, ToSchema)]
+pub struct CreatedApiClient {
+    /// Client id: send it as `client_id` to `POST /v1/oauth/token`.
+    pub client_id: String,
+    /// Client secret: shown once, now; only its digest is stored. Keep it like a password.
+    pub client_secret: String,
+    /// The app's name.
+    pub name: String,
+    /// The scopes it holds.
+    pub scopes: Vec<ApiScope>,
+    /// When it was registered (UTC).
+    pub created_at: DateTime<Utc>,
+}
+
+/// A registered app (never its secret).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApiClient {
+    /// Client id.
+    pub client_id: String,
+    /// The app's name.
+    pub name: String,
+    /// The scopes it holds.
+    pub scopes: Vec<ApiScope>,
+    /// When it was registered (UTC).
+    pub created_at: DateTime<Utc>,
+    /// User id of who registered it.
+    pub created_by: String,
+    /// When it was revoked (UTC); null while active.
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// Whether its tokens are honoured (not revoked).
+    pub active: bool,
+}
+
+/// A page of API clients.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApiClientList {
+    /// Clients on this page, newest first.
+    pub items: Vec<ApiClient>,
+    /// Pass as `cursor` to get the next page; null on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// Check a registration, reporting every bad field at once.
+fn parse_request(
+    body: &ApiClientRequest,
+    tenant: ClientTenant,
+) -> Result<(String, Vec<ApiScope>), ApiError> {
+    let mut errors = Vec::new();
+    let name = body.name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        errors.push(FieldError::new(
+            "name",
+            "length",
+            "give 1 to 100 characters",
+        ));
+    }
+    if body.scopes.is_empty() {
+        errors.push(FieldError::new(
+            "scopes",
+            "not_empty",
+            "give at least one scope",
+        ));
+    }
+    let mut scopes = Vec::new();
+    for (i, text) in body.scopes.iter().enumerate() {
+        let field = format!("scopes[{i}]");
+        match ApiScope::parse(text) {
+            None => errors.push(FieldError::new(
+                field,
+                "known_scope",
+                format!(
+                    "unknown scope; expected one of: {}",
+                    format_scopes(&ApiScope::ALL).replace(' ', ", ")
+                ),
+            )),
+            Some(scope)
+                if matches!(tenant, ClientTenant::Zone(_)) && !ZONE_SCOPES.contains(&scope) =>
+            {
+                errors.push(FieldError::new(
+                    field,
+                    "zone_scope",
+                    format!(
+                        "a zone's client may hold only {}",
+                        format_scopes(&ZONE_SCOPES).replace(' ', ", ")
+                    ),
+                ))
+            }
+            Some(scope) if !scopes.contains(&scope) => scopes.push(scope),
+            Some(_) => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok((name.to_owned(), scopes))
+    } else {
+        Err(ApiError::Validation(errors))
+    }
+}
+
+fn to_api(row: ApiClientRow) -> Result<ApiClient, ApiError> {
+    Ok(ApiClient {
+        scopes: parse_scopes(&row.scopes).map_err(ApiError::internal)?,
+        client_id: row.id,
+        name: row.name,
+        created_at: utc(row.created_at),
+        created_by: row.created_by,
+        active: row.revoked_at.is_none(),
+        revoked_at: row.revoked_at.map(utc),
+    })
+}
+
+async fn register(
+    state: &AppState,
+    scope: DbScope,
+    tenant: ClientTenant,
+    created_by: String,
+    body: ApiClientRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (name, scopes) = parse_request(&body, tenant)?;
+    let created = state
+        .db
+        .run_scoped(scope, move |conn| {
+            let (secret, digest) = opaque::try_new_secret().map_err(ApiError::internal)?;
+            let (municipality_id, zone_id) = match tenant {
+                ClientTenant::Municipality(m) => (Some(m), None),
+                ClientTenant::Zone(z) => (None, Some(z)),
+            };
+            let row = ApiClientRow {
+                id: db::identity::new_id(),
+                municipality_id,
+                zone_id,
+                name,
+                secret_digest: digest,
+                scopes: format_scopes(&scopes),
+                created_at: db::identity::now(),
+                created_by,
+                revoked_at: None,
+            };
+            db::identity::insert_api_client(conn, &row)?;
+            Ok(CreatedApiClient {
+                client_id: row.id,
+                client_secret: secret.expose().to_owned(),
+                name: row.name,
+                scopes,
+                created_at: utc(row.created_at),
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+async fn list_of(
+    state: &AppState,
+    scope: DbScope,
+    tenant: ClientTenant,
+    params: GrantListParams,
+) -> Result<web::Json<ApiClientList>, ApiError> {
+    let page = Page::parse(params.limit, params.cursor.as_deref())?;
+    let before = page.before.clone();
+    let limit = i64::from(page.limit);
+    let active_only = params.active == Some(true);
+    let rows = state
+        .db
+        .run_scoped(scope, move |conn| {
+            Ok(db::api_clients::page(
+                conn,
+                tenant,
+                before,
+                limit,
+                active_only,
+            )?)
+        })
+        .await?;
+    let next_cursor = page.next(&rows, |r| (r.created_at, r.id.clone()));
+    Ok(web::Json(ApiClientList {
+        items: rows.into_iter().map(to_api).collect::<Result<_, _>>()?,
+        next_cursor,
+    }))
+}
+
+async fn revoke_in(
+    state: &AppState,
+    scope: DbScope,
+    tenant: ClientTenant,
+    client_id: String,
+) -> Result<HttpResponse, ApiError> {
+    state
+        .db
+        .run_scoped(scope, move |conn| {
+            db::api_clients::get(conn, tenant, &client_id)?
+                .ok_or(ApiError::NotFound("API client"))?;
+            db::api_clients::revoke(conn, tenant, &client_id, db::identity::now())?;
+            Ok(())
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+fn registrar(caller: &crate::tenancy::Caller) -> Result<String, ApiError> {
+    caller
+        .user_id()
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::Forbidden("only a person registers API clients".into()))
+}
+
+/// Register an API client of the municipality; the response shows its secret, once.
+#[utoipa::path(
+    operation_id = "create_municipality_api_client",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    request_body = ApiClientRequest,
+    responses(
+        (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`name` empty or too long, `scopes` empty, or `scopes[i]` unknown; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/api-clients")]
+pub async fn create_for_municipality(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    body: DeferredJson<ApiClientRequest>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(Action::ManageApiClients)?;
+    let body = body.parse()?;
+    let by = registrar(&ctx.caller)?;
+    let tenant = ClientTenant::Municipality(municipality.id);
+    register(&state, ctx.municipality_only_scope(), tenant, by, body).await
+}
+
+/// List the municipality's API clients (never their secrets).
+#[utoipa::path(
+    operation_id = "list_municipality_api_clients",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        GrantListParams
+    ),
+    responses(
+        (status = 200, description = "A page of clients, newest first", body = ApiClientList),
+        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/api-clients")]
+pub async fn list_for_municipality(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    ApiQuery(params): ApiQuery<GrantListParams>,
+) -> Result<web::Json<ApiClientList>, ApiError> {
+    ctx.require(Action::ManageApiClients)?;
+    let tenant = ClientTenant::Municipality(municipality.id);
+    list_of(&state, ctx.municipality_only_scope(), tenant, params).await
+}
+
+/// Revoke an API client of the municipality (idempotent); its tokens stop working.
+#[utoipa::path(
+    operation_id = "revoke_municipality_api_client",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        ("client" = String, Path, description = "Client id")
+    ),
+    responses(
+        (status = 204, description = "Revoked (or already revoked)"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality or client, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[delete("/v1/municipalities/{municipality}/api-clients/{client}")]
+pub async fn revoke_for_municipality(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(Action::ManageApiClients)?;
+    let (_, client_id) = path.into_inner();
+    let tenant = ClientTenant::Municipality(municipality.id);
+    revoke_in(&state, ctx.municipality_only_scope(), tenant, client_id).await
+}
+
+/// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
+#[utoipa::path(
+    operation_id = "create_zone_api_client",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    request_body = ApiClientRequest,
+    responses(
+        (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`name` empty or too long, `scopes` empty, `scopes[i]` unknown or not a zone scope; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/zones/{zone}/api-clients")]
+pub async fn create_for_zone(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+    body: DeferredJson<ApiClientRequest>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(ZoneAction::ManageApiClients)?;
+    let body = body.parse()?;
+    let by = registrar(&ctx.caller)?;
+    register(
+        &state,
+        ctx.db_scope(),
+        ClientTenant::Zone(zone.id),
+        by,
+        body,
+    )
+    .await
+}
+
+/// List the zone's API clients (never their secrets).
+#[utoipa::path(
+    operation_id = "list_zone_api_clients",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        GrantListParams
+    ),
+    responses(
+        (status = 200, description = "A page of clients, newest first", body = ApiClientList),
+        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/zones/{zone}/api-clients")]
+pub async fn list_for_zone(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+    ApiQuery(params): ApiQuery<GrantListParams>,
+) -> Result<web::Json<ApiClientList>, ApiError> {
+    ctx.require(ZoneAction::ManageApiClients)?;
+    list_of(&state, ctx.db_scope(), ClientTenant::Zone(zone.id), params).await
+}
+
+/// Revoke an API client of the zone (idempotent); its tokens stop working.
+#[utoipa::path(
+    operation_id = "revoke_zone_api_client",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        ("client" = String, Path, description = "Client id")
+    ),
+    responses(
+        (status = 204, description = "Revoked (or already revoked)"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone or client, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[delete("/v1/zones/{zone}/api-clients/{client}")]
+pub async fn revoke_for_zone(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(ZoneAction::ManageApiClients)?;
+    let (_, client_id) = path.into_inner();
+    revoke_in(
+        &state,
+        ctx.db_scope(),
+        ClientTenant::Zone(zone.id),
+        client_id,
+    )
+    .await
+}
