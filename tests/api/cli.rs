@@ -209,3 +209,75 @@ fn admin_create_user_reads_the_password_from_stdin() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("password"));
 }
+
+#[test]
+fn sigterm_lets_an_in_flight_request_finish() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+        .args(["serve", "--demo"])
+        .current_dir(dir.path())
+        .env("DATABASE_URL", "sqlite://data/cli.db")
+        .env("ROOMTAX_PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let started = Instant::now();
+    let mut conn = loop {
+        if let Ok(c) = TcpStream::connect(&addr) {
+            break c;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Headers and half the body now, SIGTERM, then the rest of the body.
+    let body = br#"{"period":"2026-Q1","gross_receipts":"12345.67"}"#;
+    let (first, rest) = body.split_at(20);
+    write!(
+        conn,
+        "POST /v1/municipalities/montello/quotes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    conn.write_all(first).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    std::thread::sleep(Duration::from_millis(300));
+    conn.write_all(rest).unwrap();
+    let mut response = String::new();
+    conn.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"tax\":\"555.56\""), "{response}");
+
+    // The process then exits cleanly, and no longer accepts connections.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "server did not stop after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    assert!(TcpStream::connect(&addr).is_err());
+}
