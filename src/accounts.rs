@@ -9,8 +9,6 @@
 //! only, and an existing user's password is never changed here. Inserts into
 //! tenant tables run with the tenant set for row-level security.
 
-use diesel::Connection;
-
 use crate::{
     auth::{Role, ScopeKind, check_password_policy, hash_password},
     db::{
@@ -223,7 +221,7 @@ pub fn grant_role_in_transaction(
     role: Role,
     target: &GrantTarget,
 ) -> Result<Granted, ApiError> {
-    conn.transaction(|conn| {
+    db::in_transaction(conn, |conn| {
         grant_role(
             conn,
             email,

@@ -51,10 +51,18 @@ impl std::fmt::Debug for AuthState {
 impl AuthState {
     /// Build from settings: load (or, the first time, generate) the signing keys.
     pub fn from_settings(settings: &Settings) -> Result<Self, StartError> {
-        let keys = Arc::new(
-            KeyRing::load_or_generate(&settings.keys_dir)
-                .map_err(|e| StartError::Keys(e.to_string()))?,
-        );
+        // Previous keys retired longer ago than a token lives can verify nothing: drop them.
+        let retention = Duration::from_secs(settings.access_token_ttl_secs + 60);
+        let keys_error = |e: crate::auth::KeyError| StartError::Keys(e.to_string());
+        if settings.keys_dir.join("signing-current.pem").exists() {
+            KeyRing::prune_previous(
+                &settings.keys_dir,
+                chrono::Utc::now().timestamp(),
+                retention,
+            )
+            .map_err(keys_error)?;
+        }
+        let keys = Arc::new(KeyRing::load_or_generate(&settings.keys_dir).map_err(keys_error)?);
         let issuer = TokenIssuer::new(
             keys.clone(),
             &settings.token_issuer,

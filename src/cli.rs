@@ -179,7 +179,7 @@ fn add_policy(
     let mut conn = open(settings)?;
     let today = chrono::Utc::now().date_naive();
     let effective_from = policy.effective_from;
-    diesel::Connection::transaction(&mut conn, |conn| {
+    crate::db::in_transaction(&mut conn, |conn| {
         let muni = crate::db::municipalities::require(conn, municipality)?;
         crate::db::policies::add(conn, muni.id, &policy, "cli:policy-add", today)
     })
@@ -230,6 +230,16 @@ fn load_demo(settings: &Settings) -> Result<(), String> {
         tracing::info!("demo data already present; nothing changed");
     } else {
         tracing::info!(created = report.created.len(), "demo data loaded");
+    }
+    if let Some(first) = report.accounts.first() {
+        // Printed once, here: only the Argon2id hash is stored.
+        println!(
+            "Demo accounts (password shown only now): {}",
+            first.password
+        );
+        for a in &report.accounts {
+            println!("  {:<34} {:<22} {}", a.email, a.role, a.tenant);
+        }
     }
     Ok(())
 }

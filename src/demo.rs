@@ -384,6 +384,5 @@ pub fn load(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
 
 /// [`load`] in its own transaction (for the command line).
 pub fn load_in_transaction(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
-    use diesel::Connection;
-    conn.transaction(load)
+    crate::db::in_transaction(conn, load)
 }

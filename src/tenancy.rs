@@ -210,24 +210,16 @@ impl MunicipalityContext {
         }
     }
 
-    /// The database scope for this tenant and caller.
+    /// The database scope for this tenant and caller: the municipality alone
+    /// (its zone is left unset, so zone-wide rows such as zone grants stay out
+    /// of reach of municipal requests).
     pub fn db_scope(&self) -> DbScope {
         let (kind, id) = self.caller.actor();
         DbScope {
             municipality_id: Some(self.municipality_id),
-            zone_id: self.zone_id,
+            zone_id: None,
             user_id: (kind == "user").then(|| id.to_owned()),
             client_id: (kind == "client").then(|| id.to_owned()),
-        }
-    }
-
-    /// [`Self::db_scope`] without the zone: for tables whose policy also
-    /// admits rows of the zone (`api_clients`), so that a municipality's
-    /// transaction sees its own rows only.
-    pub fn municipality_only_scope(&self) -> DbScope {
-        DbScope {
-            zone_id: None,
-            ..self.db_scope()
         }
     }
 
@@ -379,6 +371,18 @@ mod tests {
                 .require(Action::ReadAccessLog),
             Err(ApiError::NotFound(_))
         ));
+    }
+
+    #[test]
+    fn municipal_scopes_never_open_zone_rows() {
+        let clerk = user(vec![grant(Role::ClerkTreasurer, Some(1), None, None)]);
+        let scope = clerk.in_municipality(1, Some(7)).db_scope();
+        assert_eq!(scope.municipality_id, Some(1));
+        assert_eq!(
+            scope.zone_id, None,
+            "zone grants and zone clients stay out of reach"
+        );
+        assert_eq!(scope.user_id.as_deref(), Some("u1"));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{
     admin::{GrantUser, Page, user_of, users_by_id, utc},
     caller::InMunicipality,
-    extract::{ApiQuery, DeferredJson},
+    extract::{DeferredJson, DeferredQuery},
 };
 use crate::{
     app::AppState,
@@ -337,9 +337,10 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    ApiQuery(params): ApiQuery<DisclosureListParams>,
+    params: DeferredQuery<DisclosureListParams>,
 ) -> Result<web::Json<DisclosureList>, ApiError> {
     ctx.require(Action::ManageDisclosures)?;
+    let params = params.parse()?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let now = Utc::now();
     let query = DisclosureQuery {

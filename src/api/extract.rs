@@ -48,6 +48,27 @@ impl<T: DeserializeOwned + 'static> FromRequest for DeferredJson<T> {
 #[derive(Debug)]
 pub struct ApiQuery<T>(pub T);
 
+/// A query string whose parse result waits for the handler's authorisation
+/// check (see [`DeferredJson`]); call [`DeferredQuery::parse`] after it.
+#[derive(Debug)]
+pub struct DeferredQuery<T>(Result<T, ApiError>);
+
+impl<T> DeferredQuery<T> {
+    /// The parameters, or the problem they had.
+    pub fn parse(self) -> Result<T, ApiError> {
+        self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for DeferredQuery<T> {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Ok(DeferredQuery(parse_query(req.query_string()))))
+    }
+}
+
 fn is_json(req: &HttpRequest) -> bool {
     let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
         return false;

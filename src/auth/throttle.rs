@@ -12,7 +12,7 @@
 
 mod sign_in;
 
-pub use sign_in::SignInThrottle;
+pub use sign_in::{Attempt, SignInThrottle};
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -165,6 +165,25 @@ impl Throttle {
             Some(until) if until > now => Err(RetryAfter(until - now)),
             _ => Ok(()),
         }
+    }
+
+    /// Failures of `key` inside the window at `now` (`usize::MAX` while locked).
+    pub fn recent_failures(&self, key: &ThrottleKey, now: Instant) -> usize {
+        let window = self.policy.window;
+        match self.lock().get(key) {
+            Some(e) if e.is_locked(now) => usize::MAX,
+            Some(e) => e
+                .failures
+                .iter()
+                .filter(|&&at| now.saturating_duration_since(at) < window)
+                .count(),
+            None => 0,
+        }
+    }
+
+    /// The failures that lock a key.
+    pub fn max_failures(&self) -> usize {
+        self.policy.max_failures.max(1) as usize
     }
 
     /// Counts a failed sign-in for `key` at `now`, locking it at the limit.

@@ -144,6 +144,39 @@ impl r2d2::ManageConnection for Manager {
     }
 }
 
+/// Run `work` in one transaction. On SQLite the transaction starts with
+/// `BEGIN IMMEDIATE`: it takes the write lock at once (waiting up to the busy
+/// timeout), so a unit of work that reads and then writes (a payor read and
+/// its access-log entry, a refresh-token rotation) can never fail with
+/// "database is locked" half-way, nor lose a revocation to a concurrent
+/// writer. Units of work on SQLite therefore run one at a time; PostgreSQL
+/// runs them concurrently (READ COMMITTED, conditional updates where order
+/// matters).
+pub fn in_transaction<T, F>(conn: &mut DbConn, work: F) -> Result<T, ApiError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    match conn {
+        DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
+        DbConn::Pg(_) => <DbConn as TransactionManager<DbConn>>::begin_transaction(conn)?,
+    }
+    match work(conn) {
+        Ok(value) => {
+            <DbConn as TransactionManager<DbConn>>::commit_transaction(conn)?;
+            Ok(value)
+        }
+        Err(err) => {
+            if let Err(rollback) =
+                <DbConn as TransactionManager<DbConn>>::rollback_transaction(conn)
+            {
+                tracing::warn!(cause = %rollback, "rollback failed");
+            }
+            Err(err)
+        }
+    }
+}
+
 /// The pooled database handle handlers use.
 #[derive(Clone)]
 pub struct Db {
@@ -188,8 +221,7 @@ impl Db {
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = pool.get()?;
-            let conn: &mut DbConn = &mut conn;
-            conn.transaction(work)
+            in_transaction(&mut conn, work)
         })
         .await?
     }

@@ -34,16 +34,15 @@ pub fn apply(conn: &mut DbConn, scope: &DbScope) -> diesel::QueryResult<()> {
     Ok(())
 }
 
-/// Refuse a runtime role that row-level security would not bind: a superuser,
-/// a BYPASSRLS role, or the owner of any table (the owner could switch FORCE off).
+/// Refuse a runtime role that row-level security would not bind: one that is,
+/// or is a member of, a superuser or BYPASSRLS role, or that owns (directly or
+/// through a role it belongs to) any table: an owner could switch FORCE off.
 pub fn check_runtime_role(conn: &mut DbConn) -> Result<(), String> {
     use diesel::sql_types::{BigInt, Bool};
     #[derive(diesel::QueryableByName)]
     struct RoleRow {
         #[diesel(sql_type = Bool)]
-        rolsuper: bool,
-        #[diesel(sql_type = Bool)]
-        rolbypassrls: bool,
+        privileged: bool,
         #[diesel(sql_type = BigInt)]
         owned: i64,
     }
@@ -51,19 +50,20 @@ pub fn check_runtime_role(conn: &mut DbConn) -> Result<(), String> {
         return Ok(());
     };
     let row: RoleRow = diesel::sql_query(
-        "SELECT r.rolsuper, r.rolbypassrls, \
-         (SELECT count(*) FROM pg_tables t WHERE t.schemaname = 'public' AND t.tableowner = current_user) AS owned \
-         FROM pg_roles r WHERE r.rolname = current_user",
+        "SELECT coalesce(bool_or(r.rolsuper OR r.rolbypassrls), false) AS privileged, \
+         (SELECT count(*) FROM pg_tables t WHERE t.schemaname = 'public' \
+            AND pg_has_role(current_user, t.tableowner, 'MEMBER')) AS owned \
+         FROM pg_roles r WHERE pg_has_role(current_user, r.oid, 'MEMBER')",
     )
     .get_result(pg)
     .map_err(|e| format!("cannot inspect the runtime role: {e}"))?;
-    if row.rolsuper || row.rolbypassrls || row.owned > 0 {
+    if row.privileged || row.owned > 0 {
         return Err(format!(
             "refusing to serve: the runtime database role can bypass row-level security \
-             (superuser: {}, bypassrls: {}, owns {} table(s)); connect DATABASE_URL as a role \
-             that is none of these and run migrations through ROOMTAX_MIGRATION_DATABASE_URL \
-             (see README, \"PostgreSQL\")",
-            row.rolsuper, row.rolbypassrls, row.owned
+             (superuser or BYPASSRLS, itself or by membership: {}; owns {} table(s), itself or \
+             by membership); connect DATABASE_URL as a role that is none of these and run \
+             migrations through ROOMTAX_MIGRATION_DATABASE_URL (see README, \"Row-level security\")",
+            row.privileged, row.owned
         ));
     }
     Ok(())

@@ -328,3 +328,107 @@ async fn tokens_signed_before_a_key_rotation_stay_valid_after_restart() {
         .unwrap();
     assert_eq!(new_kid, kids[0], "new tokens are signed with the new key");
 }
+
+#[actix_web::test]
+async fn concurrent_replays_of_a_refresh_token_leave_one_winner_and_a_dead_family() {
+    let app = spawn_demo_app().await;
+    for _ in 0..3 {
+        let refresh = app.sign_in(CLERK).await["refresh_token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let body = json!({"refresh_token": refresh});
+        let attempts = (0..6).map(|_| app.post_json("/v1/auth/refresh", &body));
+        let statuses: Vec<u16> = futures_util::future::join_all(attempts)
+            .await
+            .into_iter()
+            .map(|r| r.status().as_u16())
+            .collect();
+        assert_eq!(
+            statuses.iter().filter(|s| **s == 200).count(),
+            1,
+            "{statuses:?}"
+        );
+        assert!(
+            statuses.iter().all(|s| *s == 200 || *s == 401),
+            "{statuses:?}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn concurrent_requests_never_fail_with_a_locked_database() {
+    let app = spawn_demo_app().await;
+    let token = app.token(CLERK).await;
+    let path = format!(
+        "/v1/municipalities/montello/payors/{}",
+        roomtax::demo::MONTELLO_MOTEL_ID
+    );
+    let reads = (0..24).map(|_| app.get_as(&token, &path));
+    let statuses: Vec<u16> = futures_util::future::join_all(reads)
+        .await
+        .into_iter()
+        .map(|r| r.status().as_u16())
+        .collect();
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+}
+
+#[actix_web::test]
+async fn a_retired_key_verifies_only_what_it_signed_before_retirement() {
+    let app = spawn_demo_app().await;
+    let sub = user_id(&app, CLERK).await;
+    // Rotated two minutes ago (say, because the old key leaked).
+    roomtax::auth::KeyRing::rotate_with(app.keys_dir.path(), now() - 120, None).unwrap();
+    let restarted = roomtax::app::Application::build(&app.settings).unwrap();
+    let base = format!("http://127.0.0.1:{}", restarted.port());
+    actix_web::rt::spawn(restarted.run_until_stopped());
+    let me = |token: String| {
+        let client = app.client.clone();
+        let url = format!("{base}/v1/me");
+        async move {
+            client
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    let mut before = claims(&app, &sub);
+    before["iat"] = json!(now() - 200);
+    assert_eq!(
+        me(sign_with_service_key(&app, &before)).await,
+        200,
+        "issued while the key was current"
+    );
+    let after = claims(&app, &sub);
+    assert_eq!(
+        me(sign_with_service_key(&app, &after)).await,
+        401,
+        "minted with the old key after its retirement"
+    );
+}
+
+#[actix_web::test]
+async fn parallel_guesses_cannot_outrun_the_throttle() {
+    let app = spawn_demo_app().await;
+    let body =
+        json!({"email": "staff@montello.demo", "password": "a wrong guess, sent in parallel"});
+    let guesses = (0..12).map(|_| app.post_json("/v1/auth/token", &body));
+    let statuses: Vec<u16> = futures_util::future::join_all(guesses)
+        .await
+        .into_iter()
+        .map(|r| r.status().as_u16())
+        .collect();
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    assert!(
+        checked <= 5,
+        "at most 5 passwords checked per account: {statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 401 || *s == 429),
+        "{statuses:?}"
+    );
+}

@@ -201,3 +201,45 @@ async fn every_caller_gets_the_expected_status_on_every_operation() {
         wrong.join("\n")
     );
 }
+
+#[actix_web::test]
+async fn callers_without_a_relation_learn_nothing_from_bad_parameters() {
+    // Authorisation comes before parsing: a protected operation answers an unrelated
+    // caller 404 even when its query string or body is malformed.
+    let app = spawn_demo_app().await;
+    let outsider = app.token("operator@hayward.demo").await;
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    let mut wrong = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        if !path.starts_with("/v1/municipalities/{municipality}/") {
+            continue;
+        }
+        for (method, op) in item.as_object().unwrap() {
+            if op["security"].is_null() {
+                continue; // public law: no relation needed
+            }
+            let url = app.url(&format!(
+                "{}?limit=lots&cursor=%%",
+                concrete(path).split('?').next().unwrap()
+            ));
+            let status = app
+                .client
+                .request(method.to_uppercase().parse().unwrap(), &url)
+                .bearer_auth(&outsider)
+                .header("content-type", "application/json")
+                .body("{not json")
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16();
+            if status != 404 {
+                wrong.push(format!("{method} {path}: {status}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "answered an outsider before authorising: {wrong:?}"
+    );
+}

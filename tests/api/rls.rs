@@ -199,3 +199,35 @@ async fn the_service_refuses_a_runtime_role_that_bypasses_rls() {
         .expect("must refuse");
     assert!(err.to_string().contains("row-level security"), "{err}");
 }
+
+#[actix_web::test]
+async fn the_service_refuses_a_runtime_role_that_is_a_member_of_the_owner() {
+    let db = TestDb::create();
+    let TestDb::Postgres {
+        owner_url, name, ..
+    } = &db
+    else {
+        assert_eq!(db.backend(), "sqlite");
+        return;
+    };
+    // Migrate as the owner first, then try to serve as a plain role that belongs to it.
+    let keys = tempfile::tempdir().unwrap();
+    let settings = crate::helpers::test_settings(&db, keys.path());
+    roomtax::app::migrate(&settings).unwrap();
+    let member = format!("{name}_member");
+    let mut owner = PgConnection::establish(owner_url).unwrap();
+    diesel::sql_query(format!(
+        "CREATE ROLE {member} LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '{member}' IN ROLE postgres"
+    ))
+    .execute(&mut owner)
+    .unwrap();
+    let mut settings = settings;
+    settings.database_url =
+        roomtax::config::Secret::new(crate::helpers::with_user(owner_url, &member, &member));
+    let refused = roomtax::app::Application::build(&settings).err();
+    diesel::sql_query(format!("DROP ROLE {member}"))
+        .execute(&mut owner)
+        .unwrap();
+    let err = refused.expect("a member of the owner must be refused");
+    assert!(err.to_string().contains("row-level security"), "{err}");
+}

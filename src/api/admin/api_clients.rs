@@ -20,7 +20,7 @@ use super::{GrantListParams, Page, utc};
 use crate::{
     api::{
         caller::{InMunicipality, InZone},
-        extract::{ApiQuery, DeferredJson},
+        extract::{DeferredJson, DeferredQuery},
     },
     app::AppState,
     auth::{ApiScope, opaque, parse_scopes, roles::format_scopes},
@@ -276,7 +276,7 @@ pub async fn create_for_municipality(
     let body = body.parse()?;
     let by = registrar(&ctx.caller)?;
     let tenant = ClientTenant::Municipality(municipality.id);
-    register(&state, ctx.municipality_only_scope(), tenant, by, body).await
+    register(&state, ctx.db_scope(), tenant, by, body).await
 }
 
 /// List the municipality's API clients (never their secrets).
@@ -301,11 +301,12 @@ pub async fn create_for_municipality(
 pub async fn list_for_municipality(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    ApiQuery(params): ApiQuery<GrantListParams>,
+    params: DeferredQuery<GrantListParams>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
     ctx.require(Action::ManageApiClients)?;
+    let params = params.parse()?;
     let tenant = ClientTenant::Municipality(municipality.id);
-    list_of(&state, ctx.municipality_only_scope(), tenant, params).await
+    list_of(&state, ctx.db_scope(), tenant, params).await
 }
 
 /// Revoke an API client of the municipality (idempotent); its tokens stop working.
@@ -333,7 +334,7 @@ pub async fn revoke_for_municipality(
     ctx.require(Action::ManageApiClients)?;
     let (_, client_id) = path.into_inner();
     let tenant = ClientTenant::Municipality(municipality.id);
-    revoke_in(&state, ctx.municipality_only_scope(), tenant, client_id).await
+    revoke_in(&state, ctx.db_scope(), tenant, client_id).await
 }
 
 /// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
@@ -394,9 +395,10 @@ pub async fn create_for_zone(
 pub async fn list_for_zone(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    ApiQuery(params): ApiQuery<GrantListParams>,
+    params: DeferredQuery<GrantListParams>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
     ctx.require(ZoneAction::ManageApiClients)?;
+    let params = params.parse()?;
     list_of(&state, ctx.db_scope(), ClientTenant::Zone(zone.id), params).await
 }
 

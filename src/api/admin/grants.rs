@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{
     accounts::{self, GrantTarget, NewPassword},
-    api::{caller::InMunicipality, extract::ApiQuery, extract::DeferredJson},
+    api::{caller::InMunicipality, extract::DeferredJson, extract::DeferredQuery},
     app::AppState,
     auth::Role,
     db::{self, grants::GrantQuery, models::MunicipalityGrantRow},
@@ -187,9 +187,10 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    ApiQuery(params): ApiQuery<GrantListParams>,
+    params: DeferredQuery<GrantListParams>,
 ) -> Result<web::Json<MunicipalityGrantList>, ApiError> {
     ctx.require(Action::ManageUsers)?;
+    let params = params.parse()?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let query = GrantQuery {
         active_only: params.active == Some(true),

@@ -19,7 +19,7 @@ use super::{
 };
 use crate::{
     accounts::{self, GrantTarget, NewPassword},
-    api::{caller::InZone, extract::ApiQuery, extract::DeferredJson},
+    api::{caller::InZone, extract::DeferredJson, extract::DeferredQuery},
     app::AppState,
     auth::Role,
     db::{self, grants::GrantQuery, models::ZoneGrantRow},
@@ -175,9 +175,10 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    ApiQuery(params): ApiQuery<GrantListParams>,
+    params: DeferredQuery<GrantListParams>,
 ) -> Result<web::Json<ZoneGrantList>, ApiError> {
     ctx.require(ZoneAction::ManageUsers)?;
+    let params = params.parse()?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let query = GrantQuery {
         active_only: params.active == Some(true),

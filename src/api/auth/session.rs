@@ -104,10 +104,11 @@ pub async fn sign_in(
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     let ip = peer_ip(&req);
     let email = body.email.trim().to_lowercase();
-    state
+    // Admitted attempts count while in flight, so parallel guesses cannot outrun the limit.
+    let _attempt = state
         .auth
         .throttle
-        .check(&email, ip, Instant::now())
+        .begin(&email, ip, Instant::now())
         .map_err(|r| ApiError::TooManyRequests {
             retry_after_secs: r.header_secs(),
         })?;

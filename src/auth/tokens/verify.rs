@@ -127,6 +127,14 @@ impl TokenVerifier {
                 .map_err(|e| map_jwt_error(e.into_kind(), token))?
                 .claims;
         check_iat(&payload, chrono::Utc::now().timestamp())?;
+        // A previous key verifies only the tokens it signed while it was current:
+        // after a rotation (say, because the key leaked) it can mint nothing new.
+        if let (Some(retired_at), Some(iat)) =
+            (pair.retired_at, payload.get("iat").and_then(Value::as_i64))
+            && iat > retired_at.saturating_add(LEEWAY_SECS as i64)
+        {
+            return Err(TokenError::UnknownKey);
+        }
         serde_json::from_value(Value::Object(payload)).map_err(|_| TokenError::Malformed)
     }
 }
