@@ -34,28 +34,26 @@
 //! - **Nothing confidential is logged** through `tracing`: no names,
 //!   addresses, contacts or permit numbers; ids only, and only in the access log.
 
+mod access;
 pub mod close;
 pub mod create;
 pub mod establishments;
 mod fields;
 pub mod list;
+mod precondition;
 pub mod show;
 pub mod update;
 
-use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    auth::Role,
     db::{
         self, DbConn,
-        access_log::Reader,
         models::{EstablishmentRow, PayorRow},
     },
     error::ApiError,
-    tenancy::{MunicipalityContext, PayorFilter},
 };
 
 // ---------------------------------------------------------------------------
@@ -512,223 +510,6 @@ impl PayorSummary {
 // HTTP helpers: ETag, If-Match, Location
 // ---------------------------------------------------------------------------
 
-/// The strong, quoted entity tag of a version.
-fn etag(version: i64) -> String {
-    format!("\"{version}\"")
-}
-
-/// `/v1/municipalities/{slug}/payors/{id}`.
-fn payor_location(slug: &str, payor_id: &str) -> String {
-    format!("/v1/municipalities/{slug}/payors/{payor_id}")
-}
-
-/// The `If-Match` header as sent (never fails: it is judged after authorisation).
-#[derive(Debug, Clone)]
-pub struct IfMatch(Option<String>);
-
-impl FromRequest for IfMatch {
-    type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let value = req
-            .headers()
-            .get(header::IF_MATCH)
-            .map(|v| v.to_str().unwrap_or("").to_owned());
-        std::future::ready(Ok(Self(value)))
-    }
-}
-
-/// The versions an `If-Match` header names.
-#[derive(Debug, Clone)]
-struct Precondition(Vec<i64>);
-
-impl IfMatch {
-    /// 428 unless the header names at least one entity tag (`*` names none: an
-    /// update must say which version it read). Weak or malformed tags never match.
-    fn required(&self) -> Result<Precondition, ApiError> {
-        let raw = self.0.as_deref().map(str::trim).unwrap_or("");
-        if raw.is_empty() || raw == "*" {
-            return Err(ApiError::PreconditionRequired);
-        }
-        Ok(Precondition(
-            raw.split(',')
-                .filter_map(|tag| {
-                    tag.trim()
-                        .strip_prefix('"')?
-                        .strip_suffix('"')?
-                        .parse::<i64>()
-                        .ok()
-                })
-                .collect(),
-        ))
-    }
-}
-
-impl Precondition {
-    /// 412 unless `version` is one the caller read.
-    fn check(&self, version: i64) -> Result<(), ApiError> {
-        if self.0.contains(&version) {
-            Ok(())
-        } else {
-            Err(ApiError::PreconditionFailed)
-        }
-    }
-}
-
-/// `If-Match` parameter documentation, shared by every conditional write.
-const IF_MATCH_DOC: &str =
-    "The ETag of the version read, e.g. `\"3\"` (required; a stale one is refused with 412)";
-
-// ---------------------------------------------------------------------------
-// Who is acting, and what it may read
-// ---------------------------------------------------------------------------
-
-/// The actor and request an access-log entry names.
-#[derive(Debug, Clone)]
-struct Actor {
-    municipality_id: i64,
-    kind: &'static str,
-    id: String,
-    request_id: String,
-}
-
-impl Actor {
-    /// The caller of this request. Call it in the handler, not inside the
-    /// database closure: the request id lives in a task-local of the request.
-    fn of(ctx: &MunicipalityContext) -> Result<Self, ApiError> {
-        let (kind, id) = ctx.caller.actor();
-        let request_id = crate::request_context::current()
-            .map(|c| c.id)
-            .ok_or_else(|| ApiError::internal("no request context for the access log"))?;
-        Ok(Self {
-            municipality_id: ctx.municipality_id,
-            kind,
-            id: id.to_owned(),
-            request_id,
-        })
-    }
-
-    fn reader<'a>(&'a self, basis: &'a str) -> Reader<'a> {
-        Reader {
-            actor_kind: self.kind,
-            actor_id: &self.id,
-            basis,
-            request_id: &self.request_id,
-        }
-    }
-
-    /// Log a write (`create`, `update`, `close`) of a payor or establishment.
-    fn log_write(
-        &self,
-        conn: &mut DbConn,
-        ctx: &MunicipalityContext,
-        record_type: &str,
-        record_id: &str,
-        action: &str,
-    ) -> Result<(), ApiError> {
-        let basis = ctx.role_basis();
-        db::access_log::record_write(
-            conn,
-            self.municipality_id,
-            &self.reader(&basis),
-            record_type,
-            record_id,
-            action,
-        )?;
-        Ok(())
-    }
-}
-
-/// What the caller may read of the registry, resolved inside the tenant
-/// transaction (disclosure grants name their payors in the database).
-#[derive(Debug)]
-struct Reading {
-    filter: PayorFilter,
-    basis: String,
-    /// Payors an operator grant binds the caller to (for the log's basis only).
-    own: Vec<String>,
-    /// Each active disclosure grant here, with the payors it covers.
-    grants: Vec<(String, Vec<String>)>,
-}
-
-impl Reading {
-    /// Ask the context; 404 when the caller may read no payor here.
-    fn resolve(conn: &mut DbConn, ctx: &MunicipalityContext) -> Result<Self, ApiError> {
-        let mut grants = Vec::new();
-        for id in ctx.disclosure_ids() {
-            let payors =
-                db::disclosures::payors_of(conn, ctx.municipality_id, std::slice::from_ref(&id))?;
-            grants.push((id, payors));
-        }
-        let mut disclosed: Vec<String> = grants.iter().flat_map(|(_, p)| p.clone()).collect();
-        disclosed.sort();
-        disclosed.dedup();
-        let (filter, basis) = ctx.payor_filter(&disclosed)?;
-        let own = ctx
-            .caller
-            .municipal_roles(ctx.municipality_id)
-            .filter(|g| g.role == Role::Operator)
-            .filter_map(|g| g.payor_id.clone())
-            .collect();
-        Ok(Self {
-            filter,
-            basis,
-            own,
-            grants,
-        })
-    }
-
-    fn may_read(&self, payor_id: &str) -> bool {
-        match &self.filter {
-            PayorFilter::All => true,
-            PayorFilter::Only(ids) => ids.iter().any(|id| id == payor_id),
-        }
-    }
-
-    fn only(&self) -> Option<Vec<String>> {
-        match &self.filter {
-            PayorFilter::All => None,
-            PayorFilter::Only(ids) => Some(ids.clone()),
-        }
-    }
-
-    /// The basis to log for reading this payor: the role, or the disclosure
-    /// grant that covers it when no role does.
-    fn basis_for(&self, payor_id: &str) -> String {
-        let by_role = match self.filter {
-            PayorFilter::All => true,
-            PayorFilter::Only(_) => self.own.iter().any(|p| p == payor_id),
-        };
-        if by_role {
-            return self.basis.clone();
-        }
-        self.grants
-            .iter()
-            .find(|(_, payors)| payors.iter().any(|p| p == payor_id))
-            .map(|(grant, _)| format!("disclosure:{grant}"))
-            .unwrap_or_else(|| self.basis.clone())
-    }
-
-    /// Append the access-log entry for showing this payor.
-    fn log(&self, conn: &mut DbConn, actor: &Actor, payor_id: &str) -> Result<(), ApiError> {
-        let basis = self.basis_for(payor_id);
-        db::access_log::record(
-            conn,
-            actor.municipality_id,
-            &actor.reader(&basis),
-            "payor",
-            payor_id,
-        )?;
-        Ok(())
-    }
-}
-
-/// The payor for a write, or 404.
-fn payor_for_write(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> Result<PayorRow, ApiError> {
-    db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))
-}
+use access::{Actor, Reading, payor_for_write};
+pub use precondition::IfMatch;
+use precondition::{IF_MATCH_DOC, etag, payor_location};

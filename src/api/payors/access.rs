@@ -1,0 +1,171 @@
+//! Who is acting on the registry, and which payors it may read.
+//!
+//! Contract: [`Reading`] asks `tenancy` (the one place that decides) inside the
+//! tenant transaction, resolving disclosure grants to their payors, and writes
+//! the access-log entry of every payor a response shows; [`Actor`] names the
+//! caller and the request in those entries.
+
+use crate::{
+    auth::Role,
+    db::{self, DbConn, access_log::Reader, models::PayorRow},
+    error::ApiError,
+    tenancy::{MunicipalityContext, PayorFilter},
+};
+
+// ---------------------------------------------------------------------------
+// Who is acting, and what it may read
+// ---------------------------------------------------------------------------
+
+/// The actor and request an access-log entry names.
+#[derive(Debug, Clone)]
+pub(super) struct Actor {
+    municipality_id: i64,
+    kind: &'static str,
+    id: String,
+    request_id: String,
+}
+
+impl Actor {
+    /// The caller of this request. Call it in the handler, not inside the
+    /// database closure: the request id lives in a task-local of the request.
+    pub(super) fn of(ctx: &MunicipalityContext) -> Result<Self, ApiError> {
+        let (kind, id) = ctx.caller.actor();
+        let request_id = crate::request_context::current()
+            .map(|c| c.id)
+            .ok_or_else(|| ApiError::internal("no request context for the access log"))?;
+        Ok(Self {
+            municipality_id: ctx.municipality_id,
+            kind,
+            id: id.to_owned(),
+            request_id,
+        })
+    }
+
+    pub(super) fn reader<'a>(&'a self, basis: &'a str) -> Reader<'a> {
+        Reader {
+            actor_kind: self.kind,
+            actor_id: &self.id,
+            basis,
+            request_id: &self.request_id,
+        }
+    }
+
+    /// Log a write (`create`, `update`, `close`) of a payor or establishment.
+    pub(super) fn log_write(
+        &self,
+        conn: &mut DbConn,
+        ctx: &MunicipalityContext,
+        record_type: &str,
+        record_id: &str,
+        action: &str,
+    ) -> Result<(), ApiError> {
+        let basis = ctx.role_basis();
+        db::access_log::record_write(
+            conn,
+            self.municipality_id,
+            &self.reader(&basis),
+            record_type,
+            record_id,
+            action,
+        )?;
+        Ok(())
+    }
+}
+
+/// What the caller may read of the registry, resolved inside the tenant
+/// transaction (disclosure grants name their payors in the database).
+#[derive(Debug)]
+pub(super) struct Reading {
+    filter: PayorFilter,
+    basis: String,
+    /// Payors an operator grant binds the caller to (for the log's basis only).
+    own: Vec<String>,
+    /// Each active disclosure grant here, with the payors it covers.
+    grants: Vec<(String, Vec<String>)>,
+}
+
+impl Reading {
+    /// Ask the context; 404 when the caller may read no payor here.
+    pub(super) fn resolve(conn: &mut DbConn, ctx: &MunicipalityContext) -> Result<Self, ApiError> {
+        let mut grants = Vec::new();
+        for id in ctx.disclosure_ids() {
+            let payors =
+                db::disclosures::payors_of(conn, ctx.municipality_id, std::slice::from_ref(&id))?;
+            grants.push((id, payors));
+        }
+        let mut disclosed: Vec<String> = grants.iter().flat_map(|(_, p)| p.clone()).collect();
+        disclosed.sort();
+        disclosed.dedup();
+        let (filter, basis) = ctx.payor_filter(&disclosed)?;
+        let own = ctx
+            .caller
+            .municipal_roles(ctx.municipality_id)
+            .filter(|g| g.role == Role::Operator)
+            .filter_map(|g| g.payor_id.clone())
+            .collect();
+        Ok(Self {
+            filter,
+            basis,
+            own,
+            grants,
+        })
+    }
+
+    pub(super) fn may_read(&self, payor_id: &str) -> bool {
+        match &self.filter {
+            PayorFilter::All => true,
+            PayorFilter::Only(ids) => ids.iter().any(|id| id == payor_id),
+        }
+    }
+
+    pub(super) fn only(&self) -> Option<Vec<String>> {
+        match &self.filter {
+            PayorFilter::All => None,
+            PayorFilter::Only(ids) => Some(ids.clone()),
+        }
+    }
+
+    /// The basis to log for reading this payor: the role, or the disclosure
+    /// grant that covers it when no role does.
+    pub(super) fn basis_for(&self, payor_id: &str) -> String {
+        let by_role = match self.filter {
+            PayorFilter::All => true,
+            PayorFilter::Only(_) => self.own.iter().any(|p| p == payor_id),
+        };
+        if by_role {
+            return self.basis.clone();
+        }
+        self.grants
+            .iter()
+            .find(|(_, payors)| payors.iter().any(|p| p == payor_id))
+            .map(|(grant, _)| format!("disclosure:{grant}"))
+            .unwrap_or_else(|| self.basis.clone())
+    }
+
+    /// Append the access-log entry for showing this payor.
+    pub(super) fn log(
+        &self,
+        conn: &mut DbConn,
+        actor: &Actor,
+        payor_id: &str,
+    ) -> Result<(), ApiError> {
+        let basis = self.basis_for(payor_id);
+        db::access_log::record(
+            conn,
+            actor.municipality_id,
+            &actor.reader(&basis),
+            "payor",
+            payor_id,
+        )?;
+        Ok(())
+    }
+}
+
+/// The payor for a write, or 404.
+pub(super) fn payor_for_write(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> Result<PayorRow, ApiError> {
+    db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))
+}
