@@ -17,7 +17,7 @@ use actix_web::{
     web,
 };
 use utoipa_actix_web::AppExt;
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config, SwaggerUi};
 
 use crate::{
     api,
@@ -156,7 +156,12 @@ impl Application {
                 .app_data(route_table.clone())
                 .configure(api::routes)
                 .into_app()
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", (*spec).clone()))
+                .service(
+                    SwaggerUi::new("/docs/{_:.*}")
+                        .url("/openapi.json", (*spec).clone())
+                        // No call to swagger.io's online validator: the page works offline.
+                        .config(Config::new(["/openapi.json"]).validator_url("none")),
+                )
                 .route(
                     "/docs",
                     web::get().to(|| async {

@@ -13,7 +13,10 @@ use actix_web::{
     Error, HttpMessage,
     body::MessageBody,
     dev::{ServiceRequest, ServiceResponse},
-    http::header::{HeaderName, HeaderValue},
+    http::{
+        Method,
+        header::{HeaderName, HeaderValue},
+    },
     middleware::Next,
 };
 use tracing::Instrument;
@@ -51,7 +54,7 @@ fn sane_incoming_id(value: &HeaderValue) -> Option<String> {
 
 /// Middleware: assign the request id, run the request inside its span, log the outcome.
 pub async fn middleware(
-    req: ServiceRequest,
+    mut req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
     let id = req
@@ -64,6 +67,11 @@ pub async fn middleware(
         path: req.path().to_owned(),
     };
     req.extensions_mut().insert(ctx.clone());
+    // HEAD is GET without a body (RFC 9110 §9.3.2): route it as GET; the HTTP
+    // layer, which saw HEAD, sends the headers only.
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+    }
     let span = tracing::info_span!(
         "request",
         request_id = %id,

@@ -118,6 +118,18 @@ fn classify(path: String, message: String, is_syntax: bool) -> ApiError {
             "this field is required",
         )]);
     }
+    if let Some(rest) = message.strip_prefix("duplicate field `") {
+        let name = rest.split('`').next().unwrap_or(rest);
+        let field = if path == "." || path.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{path}.{name}")
+        };
+        return ApiError::InvalidFieldType {
+            field,
+            message: "given more than once".into(),
+        };
+    }
     let field = if path == "." { "body".to_owned() } else { path };
     ApiError::InvalidFieldType { field, message }
 }
@@ -132,6 +144,17 @@ fn without_position(message: &str) -> String {
 
 /// Parse a JSON body into `T`, naming the failing field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Every request body is an object; serde would otherwise read a struct from
+    // an array, field by field, by position.
+    if let Some(first) = bytes.iter().find(|b| !b.is_ascii_whitespace())
+        && *first != b'{'
+        && (b"[\"-0123456789tfn".contains(first))
+    {
+        return Err(ApiError::InvalidFieldType {
+            field: "body".into(),
+            message: "the request body must be a JSON object".into(),
+        });
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     match result {
@@ -270,6 +293,16 @@ mod tests {
         assert!(matches!(err, ApiError::MalformedJson(_)), "{err:?}");
         let err = parse_json::<Body>(br#"{"name":"a","count":1} x"#).unwrap_err();
         assert!(matches!(err, ApiError::MalformedJson(_)), "{err:?}");
+        let err = parse_json::<Body>(br#"["a", 1, null]"#).unwrap_err();
+        assert!(
+            matches!(err, ApiError::InvalidFieldType { ref field, .. } if field == "body"),
+            "{err:?}"
+        );
+        let err = parse_json::<Body>(br#"{"name":"a","count":1,"count":2}"#).unwrap_err();
+        assert!(
+            matches!(err, ApiError::InvalidFieldType { ref field, .. } if field == "count"),
+            "{err:?}"
+        );
     }
 
     #[derive(Debug, serde::Deserialize)]
@@ -292,5 +325,10 @@ mod tests {
             "{err:?}"
         );
         assert_eq!(parse_query::<Query>("limit=5").unwrap().limit, Some(5));
+        let err = parse_query::<Query>("limit=5&limit=6").unwrap_err();
+        assert!(
+            matches!(err, ApiError::InvalidParameter { ref name, .. } if name == "limit"),
+            "{err:?}"
+        );
     }
 }

@@ -44,7 +44,12 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
-    components(schemas(crate::error::Problem, crate::error::FieldError)),
+    components(schemas(
+        crate::error::Problem,
+        crate::error::FieldError,
+        crate::domain::policy::MonthDay,
+        crate::domain::policy::DistributionBase
+    )),
     modifiers(&BearerScheme)
 )]
 struct ApiDoc;
@@ -127,7 +132,89 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .openapi(ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
-    doc
+    let mut value = serde_json::to_value(&doc).expect("the OpenAPI document serialises");
+    document_framework_answers(&mut value);
+    lift_optional_descriptions(&mut value);
+    serde_json::from_value(value).expect("the completed document is still an OpenAPI document")
+}
+
+/// Answers every operation can give whatever its handler says, because the
+/// framework gives them: a JSON body can be malformed (400), too large (413),
+/// of the wrong media type (415) or break a rule (422); a protected operation
+/// can be called without a valid token (401). Added where a handler's
+/// annotation does not already describe them.
+fn document_framework_answers(doc: &mut serde_json::Value) {
+    use serde_json::json;
+    let problem = |description: &str| {
+        json!({
+            "description": description,
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+        })
+    };
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for op in item.values_mut() {
+            let json_body = op["requestBody"]["content"]
+                .get("application/json")
+                .is_some();
+            let secured = !op["security"].is_null();
+            let Some(responses) = op["responses"].as_object_mut() else {
+                continue;
+            };
+            let mut add = |status: &str, description: &str| {
+                responses
+                    .entry(status)
+                    .or_insert_with(|| problem(description));
+            };
+            if json_body {
+                add(
+                    "400",
+                    "Malformed JSON, an unknown field or a field of the wrong type",
+                );
+                add("413", "Body over 256 KiB");
+                add("415", "Body not sent as application/json");
+                add(
+                    "422",
+                    "A field breaks a rule; `errors` names field and rule",
+                );
+            }
+            if secured {
+                add("401", "No valid access token");
+            }
+        }
+    }
+}
+
+/// utoipa describes an optional reference inside its `oneOf` item; clients and
+/// checkers read the description on the property itself, so put it there too.
+fn lift_optional_descriptions(doc: &mut serde_json::Value) {
+    fn walk(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                if let Some(props) = map.get_mut("properties").and_then(|p| p.as_object_mut()) {
+                    for prop in props.values_mut() {
+                        if prop.get("description").is_none()
+                            && let Some(d) = prop["oneOf"]
+                                .as_array()
+                                .and_then(|items| items.iter().find_map(|i| i.get("description")))
+                                .cloned()
+                        {
+                            prop["description"] = d;
+                        }
+                    }
+                }
+                map.values_mut().for_each(walk);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut doc["components"]);
 }
 
 /// The document as committed in `openapi/openapi.json` (pretty, newline-terminated).

@@ -139,8 +139,12 @@ impl r2d2::ManageConnection for Manager {
             .map_err(|e| DbError::Setup(e.to_string()))
     }
 
-    fn has_broken(&self, _conn: &mut DbConn) -> bool {
-        false
+    /// A connection whose transaction manager is broken (a lost server, a failed
+    /// rollback) is dropped instead of going back into the pool, so the pool heals
+    /// by itself once the database is back.
+    fn has_broken(&self, conn: &mut DbConn) -> bool {
+        use diesel::connection::TransactionManager;
+        <DbConn as TransactionManager<DbConn>>::is_broken_transaction_manager(conn)
     }
 }
 
@@ -255,6 +259,13 @@ impl Db {
 
     /// Readiness: a connection can be had and no migration is pending.
     pub async fn check_ready(&self) -> Result<(), ApiError> {
+        if let Target::Sqlite(path) = &self.target
+            && !path.is_file()
+        {
+            // Open connections would keep writing to a deleted file.
+            tracing::warn!("readiness check failed: the SQLite database file is missing");
+            return Err(ApiError::NotReady("the database file is missing".into()));
+        }
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = pool.get()?;

@@ -9,8 +9,10 @@
 //!   public-office rule; the ordinances do not say, so this is ours). Explicit dates are
 //!   taken as given, with no observance shift;
 //! - [`add_months_clamped`] keeps the day number and clamps it to the end of a shorter
-//!   month (2026-01-31 + 1 month = 2026-02-28): our reading of "one month" (Montello
-//!   room tax, administration ¶, extension).
+//!   month (2026-01-31 + 1 month = 2026-02-28); [`add_months_month_end`] also takes a
+//!   month's last day to the last day of the target month (2026-04-30 + 1 = 2026-05-31):
+//!   our reading of "one month" after a month-end due date (Montello room tax,
+//!   administration ¶, extension).
 
 use std::collections::BTreeSet;
 
@@ -116,6 +118,23 @@ pub fn add_months_clamped(date: NaiveDate, months: u32) -> NaiveDate {
         .expect("date within chrono's range")
 }
 
+/// `date` plus `months` calendar months, where a month's last day goes to the last day
+/// of the target month (2026-04-30 + 1 = 2026-05-31; 2026-01-31 + 1 = 2026-02-28) and
+/// any other day keeps its number, clamped ([`add_months_clamped`]). Every due date the
+/// ordinances set is a month's last day (or, for Hayward, the last business day), so an
+/// extension of "one month" then always reaches the end of the following month.
+///
+/// # Panics
+/// If the result is outside chrono's range.
+pub fn add_months_month_end(date: NaiveDate, months: u32) -> NaiveDate {
+    let shifted = add_months_clamped(date, months);
+    if date == last_day_of_month(date.year(), date.month()) {
+        last_day_of_month(shifted.year(), shifted.month())
+    } else {
+        shifted
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +175,22 @@ mod tests {
                 d(expected),
                 "{date} + {months}"
             );
+        }
+    }
+
+    #[test]
+    fn month_end_goes_to_month_end() {
+        let cases = [
+            ("2026-04-30", "2026-05-31"),
+            ("2026-01-31", "2026-02-28"),
+            ("2028-01-31", "2028-02-29"),
+            ("2026-10-31", "2026-11-30"),
+            ("2026-07-31", "2026-08-31"),
+            ("2026-01-30", "2026-02-28"),
+            ("2026-04-29", "2026-05-29"),
+        ];
+        for (date, expected) in cases {
+            assert_eq!(add_months_month_end(d(date), 1), d(expected), "{date}");
         }
     }
 

@@ -36,6 +36,7 @@ impl RouteTable {
                 let segments = template.split('/').map(str::to_owned).collect();
                 let mut methods: Vec<String> = [
                     ("GET", item.get.is_some()),
+                    ("HEAD", item.get.is_some()),
                     ("POST", item.post.is_some()),
                     ("PUT", item.put.is_some()),
                     ("PATCH", item.patch.is_some()),
@@ -48,8 +49,16 @@ impl RouteTable {
                 methods.sort();
                 (segments, methods)
             })
-            .collect();
-        Self { routes }
+            .collect::<Vec<_>>();
+        let mut table = Self { routes };
+        // Served beside the API (the document itself and its browser).
+        for path in ["/openapi.json", "/docs", "/docs/", "/docs/{file}"] {
+            table.routes.push((
+                path.split('/').map(str::to_owned).collect(),
+                vec!["GET".to_owned(), "HEAD".to_owned()],
+            ));
+        }
+        table
     }
 
     /// The methods allowed on `path`, or `None` when no template matches it.
@@ -118,6 +127,7 @@ pub fn catch_all<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerRe
     let code = code_for_status(status.as_u16());
     let detail = match code {
         ProblemCode::Internal => "an unexpected error occurred; it has been logged".to_owned(),
+        ProblemCode::RouteNotFound => format!("nothing is served at {}", res.request().path()),
         _ => status
             .canonical_reason()
             .unwrap_or("the request failed")

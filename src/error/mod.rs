@@ -230,6 +230,12 @@ impl From<DieselError> for ApiError {
             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
                 Self::Conflict("a resource with the same identifying values already exists".into())
             }
+            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, _)
+            | DieselError::BrokenTransactionManager => {
+                // The pool drops such a connection (see db::Manager::has_broken).
+                tracing::warn!(cause = %err, "database connection lost");
+                Self::NotReady("the database connection was lost; try again".into())
+            }
             other => Self::internal(format!("database: {other}")),
         }
     }

@@ -24,7 +24,7 @@ async fn wrong_method_is_a_405_problem_with_allow() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.headers()["allow"], "GET");
+    assert_eq!(res.headers()["allow"], "GET, HEAD");
     assert_problem(res, 405, "method-not-allowed").await;
     let res = app
         .client
@@ -198,4 +198,45 @@ async fn bodies_over_256_kib_are_413() {
         .await
         .unwrap();
     assert_problem(res, 413, "payload-too-large").await;
+}
+
+#[actix_web::test]
+async fn head_is_get_without_a_body_and_the_docs_paths_know_their_methods() {
+    let app = spawn_demo_app().await;
+    let res = app.client.head(app.url("/v1/zones")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().contains_key("x-request-id"));
+    assert!(res.bytes().await.unwrap().is_empty());
+    let res = app
+        .client
+        .post(app.url("/openapi.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(res, 405, "method-not-allowed").await;
+    let body = assert_problem(
+        app.get("/docs/nothing-here.js").await,
+        404,
+        "route-not-found",
+    )
+    .await;
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("/docs/nothing-here.js")
+    );
+}
+
+#[actix_web::test]
+async fn a_json_array_is_not_an_object() {
+    let app = spawn_demo_app().await;
+    let res = post_raw(
+        &app,
+        "application/json",
+        r#"["2026-Q1","100.00","0",null,null,null,null]"#,
+    )
+    .await;
+    let body = assert_problem(res, 400, "invalid-field-type").await;
+    assert_eq!(body["errors"][0]["field"], "body");
 }

@@ -60,3 +60,20 @@ async fn a_sane_incoming_request_id_is_echoed_and_an_insane_one_replaced() {
     let id = res.headers()["x-request-id"].to_str().unwrap();
     assert_eq!(id.len(), 36, "replaced by a UUID, got {id}");
 }
+
+#[actix_web::test]
+async fn readyz_is_503_when_the_sqlite_file_disappears() {
+    let app = spawn_app().await;
+    let crate::helpers::TestDb::Sqlite(_, url) = &app.db else {
+        assert_eq!(app.db.backend(), "postgres");
+        return; // PostgreSQL: covered by the unreachable-server case of the pool
+    };
+    let path = url.trim_start_matches("sqlite://");
+    assert_eq!(app.get("/readyz").await.status(), 200);
+    std::fs::remove_file(path).unwrap();
+    let body = assert_problem(app.get("/readyz").await, 503, "not-ready").await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("missing"),
+        "{body}"
+    );
+}

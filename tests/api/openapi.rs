@@ -137,6 +137,10 @@ async fn docs_are_served_without_any_external_asset() {
         !init.contains("https://"),
         "initializer loads from the network: {init}"
     );
+    assert!(
+        init.contains(r#""validatorUrl": "none""#),
+        "the page must not call swagger.io's online validator: {init}"
+    );
 }
 
 #[test]
@@ -151,4 +155,65 @@ fn operation_ids_are_unique_for_client_generators() {
             assert!(seen.insert(id.to_owned()), "operationId {id} is used twice");
         }
     }
+}
+
+#[test]
+fn every_reference_resolves() {
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    let mut refs = Vec::new();
+    collect_refs(&spec, &mut refs);
+    assert!(!refs.is_empty());
+    let dangling: Vec<&String> = refs
+        .iter()
+        .filter(|r| {
+            let name = r.trim_start_matches("#/components/schemas/");
+            spec["components"]["schemas"].get(name).is_none()
+        })
+        .collect();
+    assert!(
+        dangling.is_empty(),
+        "references to undefined schemas: {dangling:?}"
+    );
+}
+
+fn collect_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                out.push(r.clone());
+            }
+            map.values().for_each(|x| collect_refs(x, out));
+        }
+        Value::Array(items) => items.iter().for_each(|x| collect_refs(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn documented_responses_cover_what_the_framework_answers() {
+    // Every JSON body can be malformed (400), too large (413), of the wrong type (415)
+    // or break a rule (422); every protected operation can be unauthenticated (401).
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    let mut missing = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let responses = op["responses"].as_object().unwrap();
+            let json_body = op["requestBody"]["content"]
+                .get("application/json")
+                .is_some();
+            let mut needed: Vec<&str> = Vec::new();
+            if json_body {
+                needed.extend(["400", "413", "415", "422"]);
+            }
+            if !op["security"].is_null() {
+                needed.push("401");
+            }
+            for status in needed {
+                if !responses.contains_key(status) {
+                    missing.push(format!("{method} {path}: {status}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "undocumented responses: {missing:#?}");
 }

@@ -100,6 +100,23 @@ async fn montello_late_return_owes_interest_fee_and_forfeiture() {
 }
 
 #[actix_web::test]
+async fn a_montello_extension_runs_to_the_end_of_the_next_month() {
+    let app = spawn_demo_app().await;
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2026-Q1", "gross_receipts": "1000.00", "extended_to": "2026-05-31", "filed_on": "2026-05-31", "paid_on": "2026-05-31"}),
+    )
+    .await;
+    assert_eq!(q["filing_due_date"], "2026-05-31");
+    assert_eq!(q["late_filing_fee"], "0.00", "filed within the extension");
+    assert_eq!(
+        q["interest"], "0.45",
+        "an extension never moves interest (1 month on 45.00)"
+    );
+}
+
+#[actix_web::test]
 async fn invalid_quotes_are_422_naming_field_and_rule() {
     let app = spawn_demo_app().await;
     let cases = [

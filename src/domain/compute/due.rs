@@ -11,16 +11,17 @@
 //!   policy allows none (field `period`, rule `fiscal_year_not_allowed`);
 //! - the return and its tax share one due date in both ordinances;
 //! - extension (Montello room tax, administration ¶): the filing due date may move to
-//!   at most `max_extension_months` past the due date, "one month" being the same day
-//!   number of the next month clamped to that month's end (2026-04-30 → 2026-05-30,
-//!   2026-01-31 → 2026-02-28); no extension where the policy has none (Hayward): field
+//!   at most `max_extension_months` past the due date, "one month" after a month's last
+//!   day being the next month's last day (2026-04-30 → 2026-05-31, 2026-01-31 →
+//!   2026-02-28), otherwise the same day number clamped (2026-01-30 → 2026-02-28,
+//!   Hayward's business-day due dates aside); no extension where the policy has none (Hayward): field
 //!   `extended_to`, rules `extension_not_allowed`, `extension_before_due_date`,
 //!   `extension_beyond_limit`. An extension moves only the filing due date (late filing
 //!   fee), never the due date used for interest.
 
 use chrono::{Days, NaiveDate};
 
-use crate::domain::calendar::{BusinessCalendar, add_months_clamped, last_day_of_month};
+use crate::domain::calendar::{BusinessCalendar, add_months_month_end, last_day_of_month};
 use crate::domain::error::DomainError;
 use crate::domain::explain::DateLine;
 use crate::domain::period::Period;
@@ -165,7 +166,7 @@ pub fn extended_filing_due_date(
             format!("an extension to {extended} is before the due date {due}"),
         ));
     }
-    let limit = add_months_clamped(due, months.value);
+    let limit = add_months_month_end(due, months.value);
     if extended > limit {
         return Err(DomainError::invalid(
             "extended_to",
@@ -276,6 +277,7 @@ mod tests {
         let ok =
             |due: &str, to: &str| extended_filing_due_date(&m, d(due), Some(d(to))).map(|l| l.date);
         assert_eq!(ok("2026-04-30", "2026-05-30"), Ok(d("2026-05-30")));
+        assert_eq!(ok("2026-04-30", "2026-05-31"), Ok(d("2026-05-31")));
         assert_eq!(ok("2026-04-30", "2026-05-15"), Ok(d("2026-05-15")));
         assert_eq!(ok("2026-04-30", "2026-04-30"), Ok(d("2026-04-30")));
         assert_eq!(ok("2026-01-31", "2026-02-28"), Ok(d("2026-02-28")));
@@ -290,7 +292,7 @@ mod tests {
             other => format!("{other:?}"),
         };
         assert_eq!(
-            refused(&m, "2026-04-30", "2026-05-31"),
+            refused(&m, "2026-04-30", "2026-06-01"),
             "extended_to/extension_beyond_limit"
         );
         assert_eq!(

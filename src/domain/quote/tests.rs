@@ -239,7 +239,7 @@ fn invalid_inputs_name_field_and_rule() {
         (
             montello(),
             QuoteInput {
-                extended_to: Some(d("2026-05-31")),
+                extended_to: Some(d("2026-06-01")),
                 ..base()
             },
             "extended_to/extension_beyond_limit",
