@@ -202,11 +202,15 @@ impl Db {
     pub fn open(url: &Secret, pool_size: u32) -> Result<Self, DbError> {
         let target = Target::parse(url)?;
         drop(target.connect()?);
+        // A PostgreSQL connection is checked (SELECT 1) before each use: after a
+        // server restart its socket is dead without the connection knowing, and
+        // the check replaces it. A SQLite file needs no such check.
+        let network = matches!(target, Target::Postgres(_));
         let pool = r2d2::Pool::builder()
             .max_size(pool_size)
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(5))
-            .test_on_check_out(false)
+            .test_on_check_out(network)
             .build_unchecked(Manager(target.clone()));
         Ok(Self { pool, target })
     }
