@@ -6,7 +6,7 @@
 //! version, and only from a date that changes no period that has ended.
 
 use actix_web::{HttpResponse, get, http::header, post, web};
-use chrono::{NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -26,8 +26,8 @@ pub struct PolicyVersion {
     pub effective_from: NaiveDate,
     /// Where the version came from: `preset:<municipality>` or the clerk-treasurer who recorded it.
     pub source: String,
-    /// When the version was recorded (UTC).
-    pub recorded_at: NaiveDateTime,
+    /// When the version was recorded (RFC 3339, UTC).
+    pub recorded_at: DateTime<Utc>,
     /// The ordinance as data, every value with its citation.
     pub policy: Policy,
 }
@@ -37,7 +37,7 @@ impl From<StoredPolicy> for PolicyVersion {
         Self {
             effective_from: s.row.effective_from,
             source: s.row.source,
-            recorded_at: s.row.created_at,
+            recorded_at: s.row.created_at.and_utc(),
             policy: s.policy,
         }
     }

@@ -1,7 +1,7 @@
 //! `GET /v1/me`: who the caller is and what it holds.
 
 use actix_web::{get, web};
-use chrono::NaiveDateTime;
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -35,8 +35,8 @@ pub struct MeDisclosure {
     pub id: String,
     /// Slug of the municipality.
     pub municipality: String,
-    /// When it stops (UTC).
-    pub expires_at: NaiveDateTime,
+    /// When it stops (RFC 3339, UTC).
+    pub expires_at: DateTime<Utc>,
 }
 
 /// The caller.
@@ -107,7 +107,7 @@ pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<web::Json<
                         Some(MeDisclosure {
                             id: d.id.clone(),
                             municipality: muni_slug(d.municipality_id)?,
-                            expires_at: d.expires_at,
+                            expires_at: d.expires_at.and_utc(),
                         })
                     })
                     .collect(),

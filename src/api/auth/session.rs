@@ -180,7 +180,7 @@ pub async fn refresh(
                 db::identity::revoke_family(conn, &token.family_id)?;
                 tracing::warn!("refresh token reuse detected; family revoked");
                 return Ok(RefreshOutcome::Invalid(
-                    "this refresh token was already used: every token of this session is now revoked; sign in again",
+                    "this refresh token was already used: every refresh token of this session is now revoked; sign in again",
                 ));
             }
             if token.expires_at <= db::identity::now() {
