@@ -199,11 +199,6 @@ impl Application {
         &self.state
     }
 
-    /// A handle that can stop the server gracefully.
-    pub fn handle(&self) -> actix_web::dev::ServerHandle {
-        self.server.handle()
-    }
-
     /// Serve until stopped.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await

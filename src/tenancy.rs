@@ -17,7 +17,7 @@ use chrono::NaiveDateTime;
 pub use zone::{ZoneAction, ZoneContext};
 
 use crate::{
-    auth::{ApiScope, Role},
+    auth::{ApiScope, ConfidentialAccess, Role},
     error::ApiError,
 };
 
@@ -232,7 +232,11 @@ impl MunicipalityContext {
     /// Disclosure payors are resolved by the caller (they need the database):
     /// pass them in `disclosed`.
     pub fn payor_filter(&self, disclosed: &[String]) -> Result<(PayorFilter, String), ApiError> {
-        if let Some(g) = self.has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff]) {
+        if let Some(g) = self
+            .caller
+            .municipal_roles(self.municipality_id)
+            .find(|g| g.role.confidential_access() == ConfidentialAccess::WholeMunicipality)
+        {
             return Ok((PayorFilter::All, g.role.as_str().to_owned()));
         }
         if let Some(scopes) = self.client_scopes()
@@ -240,12 +244,7 @@ impl MunicipalityContext {
         {
             return Ok((PayorFilter::All, "api_client".to_owned()));
         }
-        let own: Vec<String> = self
-            .caller
-            .municipal_roles(self.municipality_id)
-            .filter(|g| g.role == Role::Operator)
-            .filter_map(|g| g.payor_id.clone())
-            .collect();
+        let own = self.own_payors();
         if !own.is_empty() {
             let mut all = own;
             all.extend(disclosed.iter().cloned());
@@ -258,6 +257,15 @@ impl MunicipalityContext {
             ));
         }
         Err(Self::hidden("payor"))
+    }
+
+    /// The payors the caller's grants bind it to here (an operator's own payor).
+    pub fn own_payors(&self) -> Vec<String> {
+        self.caller
+            .municipal_roles(self.municipality_id)
+            .filter(|g| g.role.confidential_access() == ConfidentialAccess::OwnPayorOnly)
+            .filter_map(|g| g.payor_id.clone())
+            .collect()
     }
 
     /// The disclosure grants the caller holds here (ids), to resolve their payors.

@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{
     admin::{Page, utc},
     caller::InMunicipality,
-    extract::DeferredQuery,
+    extract::ApiQuery,
 };
 use crate::{
     app::AppState,
@@ -113,10 +113,10 @@ fn to_api(row: AccessLogRow) -> AccessLogEntry {
 pub async fn list(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    params: DeferredQuery<AccessLogParams>,
+    params: Result<ApiQuery<AccessLogParams>, ApiError>,
 ) -> Result<web::Json<AccessLogPage>, ApiError> {
     ctx.require(Action::ReadAccessLog)?;
-    let params = params.parse()?;
+    let ApiQuery(params) = params?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let since = params
         .since

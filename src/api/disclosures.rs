@@ -19,7 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{
     admin::{GrantUser, Page, user_of, users_by_id, utc},
     caller::InMunicipality,
-    extract::{DeferredJson, DeferredQuery},
+    extract::{ApiJson, ApiQuery},
 };
 use crate::{
     app::AppState,
@@ -254,10 +254,10 @@ fn to_api(
 pub async fn create(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    body: DeferredJson<DisclosureRequest>,
+    body: Result<ApiJson<DisclosureRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     ctx.require(Action::ManageDisclosures)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     let now = Utc::now();
     let checked = body.check(now)?;
     let created_by = ctx
@@ -337,10 +337,10 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    params: DeferredQuery<DisclosureListParams>,
+    params: Result<ApiQuery<DisclosureListParams>, ApiError>,
 ) -> Result<web::Json<DisclosureList>, ApiError> {
     ctx.require(Action::ManageDisclosures)?;
-    let params = params.parse()?;
+    let ApiQuery(params) = params?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let now = Utc::now();
     let query = DisclosureQuery {

@@ -4,6 +4,10 @@
 //! at most [`JSON_LIMIT`] bytes and reports the JSON path of a wrong-typed,
 //! unknown or missing field; [`ApiQuery`] does the same for query strings.
 //! Request types must use `#[serde(deny_unknown_fields)]` to be strict.
+//! A protected handler takes `Result<ApiJson<T>, ApiError>` (or the same for
+//! `ApiQuery`) and unwraps it only after its authorisation check, so a caller
+//! that may not act gets its 401/403/404, never a 400/422 describing the
+//! operation's fields.
 
 use std::{future::Future, pin::Pin};
 
@@ -20,54 +24,9 @@ pub const JSON_LIMIT: usize = 256 * 1024;
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
 
-/// A JSON body whose parse result waits until the handler has authorised the
-/// caller: a caller that may not act gets its 401/403/404, never a 400/422
-/// that would tell it about the operation's fields. Call [`DeferredJson::parse`]
-/// after the authorisation check.
-#[derive(Debug)]
-pub struct DeferredJson<T>(Result<T, ApiError>);
-
-impl<T> DeferredJson<T> {
-    /// The body, or the problem it had.
-    pub fn parse(self) -> Result<T, ApiError> {
-        self.0
-    }
-}
-
-impl<T: DeserializeOwned + 'static> FromRequest for DeferredJson<T> {
-    type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let inner = ApiJson::<T>::from_request(req, payload);
-        Box::pin(async move { Ok(DeferredJson(inner.await.map(|ApiJson(v)| v))) })
-    }
-}
-
 /// A query string, parsed strictly.
 #[derive(Debug)]
 pub struct ApiQuery<T>(pub T);
-
-/// A query string whose parse result waits for the handler's authorisation
-/// check (see [`DeferredJson`]); call [`DeferredQuery::parse`] after it.
-#[derive(Debug)]
-pub struct DeferredQuery<T>(Result<T, ApiError>);
-
-impl<T> DeferredQuery<T> {
-    /// The parameters, or the problem they had.
-    pub fn parse(self) -> Result<T, ApiError> {
-        self.0
-    }
-}
-
-impl<T: DeserializeOwned + 'static> FromRequest for DeferredQuery<T> {
-    type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready(Ok(DeferredQuery(parse_query(req.query_string()))))
-    }
-}
 
 fn is_json(req: &HttpRequest) -> bool {
     let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
@@ -216,7 +175,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 
 /// Parse a query string into `T`, naming the failing parameter.
 pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
-    let de = serde_urlencoded::Deserializer::new(form_urlencoded_parse(query));
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
     serde_path_to_error::deserialize(de).map_err(|err| {
         let path = err.path().to_string();
         let message = err.into_inner().to_string();
@@ -232,10 +191,6 @@ pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
             other => other,
         }
     })
-}
-
-fn form_urlencoded_parse(query: &str) -> form_urlencoded::Parse<'_> {
-    form_urlencoded::parse(query.as_bytes())
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for ApiQuery<T> {

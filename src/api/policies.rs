@@ -10,7 +10,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{caller::InMunicipality, extract::DeferredJson};
+use super::{caller::InMunicipality, extract::ApiJson};
 use crate::{
     app::AppState,
     db::{self, policies::StoredPolicy},
@@ -134,10 +134,10 @@ pub async fn current(
 pub async fn create(
     state: web::Data<AppState>,
     at: InMunicipality,
-    body: DeferredJson<Policy>,
+    body: Result<ApiJson<Policy>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     at.ctx.require(Action::ManagePolicies)?;
-    let policy = body.parse()?;
+    let ApiJson(policy) = body?;
     let today = Utc::now().date_naive();
     let (kind, actor) = at.ctx.caller.actor();
     let source = format!("{kind}:{actor}");

@@ -20,7 +20,7 @@ use super::{GrantListParams, Page, utc};
 use crate::{
     api::{
         caller::{InMunicipality, InZone},
-        extract::{DeferredJson, DeferredQuery},
+        extract::{ApiJson, ApiQuery},
     },
     app::AppState,
     auth::{ApiScope, opaque, parse_scopes, roles::format_scopes},
@@ -270,10 +270,10 @@ fn registrar(caller: &crate::tenancy::Caller) -> Result<String, ApiError> {
 pub async fn create_for_municipality(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    body: DeferredJson<ApiClientRequest>,
+    body: Result<ApiJson<ApiClientRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     ctx.require(Action::ManageApiClients)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     let by = registrar(&ctx.caller)?;
     let tenant = ClientTenant::Municipality(municipality.id);
     register(&state, ctx.db_scope(), tenant, by, body).await
@@ -301,10 +301,10 @@ pub async fn create_for_municipality(
 pub async fn list_for_municipality(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    params: DeferredQuery<GrantListParams>,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
     ctx.require(Action::ManageApiClients)?;
-    let params = params.parse()?;
+    let ApiQuery(params) = params?;
     let tenant = ClientTenant::Municipality(municipality.id);
     list_of(&state, ctx.db_scope(), tenant, params).await
 }
@@ -358,10 +358,10 @@ pub async fn revoke_for_municipality(
 pub async fn create_for_zone(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    body: DeferredJson<ApiClientRequest>,
+    body: Result<ApiJson<ApiClientRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     ctx.require(ZoneAction::ManageApiClients)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     let by = registrar(&ctx.caller)?;
     register(
         &state,
@@ -395,10 +395,10 @@ pub async fn create_for_zone(
 pub async fn list_for_zone(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    params: DeferredQuery<GrantListParams>,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
     ctx.require(ZoneAction::ManageApiClients)?;
-    let params = params.parse()?;
+    let ApiQuery(params) = params?;
     list_of(&state, ctx.db_scope(), ClientTenant::Zone(zone.id), params).await
 }
 

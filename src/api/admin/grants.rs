@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{
     accounts::{self, GrantTarget, NewPassword},
-    api::{caller::InMunicipality, extract::DeferredJson, extract::DeferredQuery},
+    api::{caller::InMunicipality, extract::ApiJson, extract::ApiQuery},
     app::AppState,
     auth::Role,
     db::{self, grants::GrantQuery, models::MunicipalityGrantRow},
@@ -125,10 +125,10 @@ fn to_api(row: MunicipalityGrantRow, user: GrantUser) -> Result<MunicipalityGran
 pub async fn create(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    body: DeferredJson<GrantRequest>,
+    body: Result<ApiJson<GrantRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     ctx.require(Action::ManageUsers)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     let role = parse_role(&body.role)?;
     let display_name = check_display_name(&body.display_name)?;
     let created_by = ctx.caller.user_id().map(str::to_owned);
@@ -187,10 +187,10 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     InMunicipality { ctx, municipality }: InMunicipality,
-    params: DeferredQuery<GrantListParams>,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<MunicipalityGrantList>, ApiError> {
     ctx.require(Action::ManageUsers)?;
-    let params = params.parse()?;
+    let ApiQuery(params) = params?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let query = GrantQuery {
         active_only: params.active == Some(true),

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    api::{caller::InZone, extract::DeferredJson},
+    api::{caller::InZone, extract::ApiJson},
     app::AppState,
     db::{
         self, DbConn,
@@ -252,10 +252,10 @@ fn check_no_overlap(
 pub async fn join(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    body: DeferredJson<JoinRequest>,
+    body: Result<ApiJson<JoinRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     ctx.require(ZoneAction::ManageMembership)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     if let MunicipalityRef::New(new) = &body.municipality {
         new.validate()?;
     }
@@ -331,10 +331,10 @@ pub async fn leave(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
     path: web::Path<(String, String)>,
-    body: DeferredJson<LeaveRequest>,
+    body: Result<ApiJson<LeaveRequest>, ApiError>,
 ) -> Result<web::Json<ZoneMembership>, ApiError> {
     ctx.require(ZoneAction::ManageMembership)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     let (_, slug) = path.into_inner();
     let membership = state
         .db

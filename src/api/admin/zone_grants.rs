@@ -19,7 +19,7 @@ use super::{
 };
 use crate::{
     accounts::{self, GrantTarget, NewPassword},
-    api::{caller::InZone, extract::DeferredJson, extract::DeferredQuery},
+    api::{caller::InZone, extract::ApiJson, extract::ApiQuery},
     app::AppState,
     auth::Role,
     db::{self, grants::GrantQuery, models::ZoneGrantRow},
@@ -117,10 +117,10 @@ fn to_api(row: ZoneGrantRow, user: GrantUser) -> Result<ZoneGrant, ApiError> {
 pub async fn create(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    body: DeferredJson<ZoneGrantRequest>,
+    body: Result<ApiJson<ZoneGrantRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     ctx.require(ZoneAction::ManageUsers)?;
-    let body = body.parse()?;
+    let ApiJson(body) = body?;
     let role = parse_role(&body.role)?;
     let display_name = check_display_name(&body.display_name)?;
     let created_by = ctx.caller.user_id().map(str::to_owned);
@@ -175,10 +175,10 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     InZone { ctx, zone }: InZone,
-    params: DeferredQuery<GrantListParams>,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ZoneGrantList>, ApiError> {
     ctx.require(ZoneAction::ManageUsers)?;
-    let params = params.parse()?;
+    let ApiQuery(params) = params?;
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let query = GrantQuery {
         active_only: params.active == Some(true),

@@ -6,7 +6,6 @@
 //! caller and the request in those entries.
 
 use crate::{
-    auth::Role,
     db::{self, DbConn, access_log::Reader, models::PayorRow},
     error::ApiError,
     tenancy::{MunicipalityContext, PayorFilter},
@@ -97,12 +96,7 @@ impl Reading {
         disclosed.sort();
         disclosed.dedup();
         let (filter, basis) = ctx.payor_filter(&disclosed)?;
-        let own = ctx
-            .caller
-            .municipal_roles(ctx.municipality_id)
-            .filter(|g| g.role == Role::Operator)
-            .filter_map(|g| g.payor_id.clone())
-            .collect();
+        let own = ctx.own_payors();
         Ok(Self {
             filter,
             basis,
