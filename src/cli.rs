@@ -114,7 +114,7 @@ fn create_user(
         (Some(slug), None) => {
             let m = crate::db::municipalities::require(&mut conn, slug)
                 .map_err(|e| e.to_problem().detail)?;
-            crate::accounts::GrantTarget::Municipality {
+            crate::usecases::accounts::GrantTarget::Municipality {
                 id: m.id,
                 payor_id: payor,
             }
@@ -123,11 +123,11 @@ fn create_user(
             let z = crate::db::zones::by_slug(&mut conn, slug)
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no zone {slug}"))?;
-            crate::accounts::GrantTarget::Zone { id: z.id }
+            crate::usecases::accounts::GrantTarget::Zone { id: z.id }
         }
         _ => return Err("give --municipality SLUG or --zone SLUG".into()),
     };
-    let granted = crate::accounts::grant_role_in_transaction(
+    let granted = crate::usecases::accounts::grant_role_in_transaction(
         &mut conn,
         email,
         password.as_deref(),

@@ -15,7 +15,6 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::{
-    accounts::{self, GrantTarget, NewPassword},
     auth::{Role, hash_password, opaque},
     db::{
         self, DbConn,
@@ -26,6 +25,7 @@ use crate::{
     domain::{policy::Policy, presets},
     error::ApiError,
     tenancy::DbScope,
+    usecases::accounts::{self, GrantTarget, NewPassword},
 };
 
 /// A demo payor: fixed id, names, one establishment.

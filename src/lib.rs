@@ -1,11 +1,11 @@
 //! roomtax: municipal room tax (lodging tax) administration for Wisconsin
 //! municipalities and tourism zones.
 //!
-//! Layers: [`domain`] holds the pure rules (no I/O); [`db`] stores; [`api`]
-//! speaks HTTP through thin handlers; [`error`] maps every failure to RFC 9457
+//! Layers: [`domain`] holds the pure rules (no I/O); [`db`] stores; [`usecases`]
+//! is the one application layer every transport calls; [`api`] speaks HTTP
+//! through thin handlers; [`error`] maps every failure to RFC 9457
 //! problem details in one place; [`app`] builds the server from [`config::Settings`].
 
-pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod auth;
@@ -18,3 +18,4 @@ pub mod error;
 pub mod request_context;
 pub mod telemetry;
 pub mod tenancy;
+pub mod usecases;

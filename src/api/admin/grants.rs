@@ -20,13 +20,13 @@ use super::{
     GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id, utc,
 };
 use crate::{
-    accounts::{self, GrantTarget, NewPassword},
     api::{caller::InMunicipality, extract::ApiJson, extract::ApiQuery},
     app::AppState,
     auth::Role,
     db::{self, grants::GrantQuery, models::MunicipalityGrantRow},
     error::{ApiError, Problem},
     tenancy::Action,
+    usecases::accounts::{self, GrantTarget, NewPassword},
 };
 
 /// A role to grant in the municipality, to an existing or a new user.

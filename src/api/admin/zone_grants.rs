@@ -18,13 +18,13 @@ use super::{
     GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id, utc,
 };
 use crate::{
-    accounts::{self, GrantTarget, NewPassword},
     api::{caller::InZone, extract::ApiJson, extract::ApiQuery},
     app::AppState,
     auth::Role,
     db::{self, grants::GrantQuery, models::ZoneGrantRow},
     error::{ApiError, Problem},
     tenancy::ZoneAction,
+    usecases::accounts::{self, GrantTarget, NewPassword},
 };
 
 /// A zone role to grant, to an existing or a new user.

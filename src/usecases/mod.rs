@@ -1,0 +1,10 @@
+//! Use cases: the application layer between the transports and the rules.
+//!
+//! Contract: one module per capability. Each function runs inside the
+//! caller's one unit of work (it takes the open connection, never opens its
+//! own), takes the tenant context and domain types already parsed, asks
+//! `domain` for every rule and `db` for every row, and returns domain or row
+//! values. The JSON API, the CLI, the demo (and later the web pages) all call
+//! these functions, so no rule is written twice. Nothing here knows HTTP.
+
+pub mod accounts;
