@@ -4,7 +4,9 @@
 //! `postgres://`), never by trial, so connection errors are reported as the
 //! backend gave them. Every unit of work runs in one transaction on a
 //! blocking thread through [`Db::run`]; nothing blocks the async workers.
-//! SQLite connections use WAL, a busy timeout and enforced foreign keys.
+//! SQLite connections use WAL, a busy timeout and enforced foreign keys; a
+//! SQLite file is created mode 0600 and only in an existing folder (or the
+//! default `data/`), see [`Target::connect`].
 
 pub mod access_log;
 pub mod api_clients;
@@ -87,16 +89,13 @@ impl Target {
         }
     }
 
-    /// Open one connection, configured for this service.
+    /// Open one connection, configured for this service. A SQLite URL whose folder
+    /// does not exist is refused naming the path, except the default `data/`
+    /// folder, which is created; a new SQLite file is created mode 0600.
     pub fn connect(&self) -> Result<DbConn, DbError> {
         match self {
             Self::Sqlite(path) => {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| DbError::Connect {
-                        backend: "sqlite",
-                        message: format!("cannot create {}: {e}", dir.display()),
-                    })?;
-                }
+                prepare_sqlite_file(path)?;
                 let shown = path.to_string_lossy();
                 let mut conn =
                     SqliteConnection::establish(&shown).map_err(|e| DbError::Connect {
@@ -117,6 +116,58 @@ impl Target {
                     message: e.to_string(),
                 }),
         }
+    }
+}
+
+/// The folder of the default database URL (`sqlite://data/roomtax.db`): the only
+/// folder [`Target::connect`] creates.
+pub const DEFAULT_SQLITE_DIR: &str = "data";
+
+/// Make sure a SQLite file can be opened safely: its folder must exist (only
+/// [`DEFAULT_SQLITE_DIR`] is created, mode 0700, so a mistyped path is an error
+/// naming it instead of a new empty database somewhere), and a new file is
+/// created mode 0600 before SQLite opens it (SQLite gives its `-wal` and `-shm`
+/// files the database file's mode), since it holds confidential returns.
+fn prepare_sqlite_file(path: &std::path::Path) -> Result<(), DbError> {
+    if path.as_os_str() == ":memory:" {
+        return Ok(());
+    }
+    let fail = |message: String| DbError::Connect {
+        backend: "sqlite",
+        message,
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !dir.is_dir() {
+        let is_default = dir
+            .strip_prefix(".")
+            .unwrap_or(dir)
+            .eq(std::path::Path::new(DEFAULT_SQLITE_DIR));
+        if !is_default {
+            return Err(fail(format!(
+                "the folder {} of the database file {} does not exist (create it first; only the default {DEFAULT_SQLITE_DIR}/ folder is created)",
+                dir.display(),
+                path.display()
+            )));
+        }
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .recursive(true)
+            .create(dir)
+            .map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(fail(format!("cannot create {}: {e}", path.display()))),
     }
 }
 

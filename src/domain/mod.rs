@@ -21,6 +21,7 @@ pub mod period;
 pub mod policy;
 pub mod presets;
 pub mod quote;
+pub mod tenant;
 
 #[cfg(test)]
 mod schema_tests;

@@ -310,7 +310,7 @@ pub enum PolicyError {
     DuplicateEffectiveDate(NaiveDate),
     /// The new version would change the rules of a period that has already ended.
     #[error(
-        "a version effective {effective_from} would govern the period ending {period_end}, which has already ended (today is {today}); choose a date after the end of the month that has not yet ended"
+        "a version effective {effective_from} would govern the period ending {period_end}, which has already ended (today is {today}); choose a date in the current month or later"
     )]
     WouldChangeEndedPeriod {
         /// The refused effective date.

@@ -8,9 +8,16 @@
 //!   (Montello: 90 days after the year closes; Hayward: with the Q4 return);
 //! - `filed_on` / `paid_on` absent = on time; both, when given, must be on or after the
 //!   period's last day (rule `before_period_end`);
-//! - interest and the late-payment forfeiture run from the due date, never extended;
-//!   the late filing fee from the filing due date (extended when `extended_to` is given
-//!   and allowed);
+//! - the tax must accompany the return (Montello room tax, returns ¶: "The correct
+//!   amount of tax shall accompany each quarterly tax return"; DESIGN §3): a return
+//!   with a `filed_on` and no `paid_on` counts as paid when filed, so a late return
+//!   without a payment date is never treated as paid on time; the lines say so;
+//! - an extension moves the due date of the return for every purpose but interest
+//!   (Montello room tax, interest ¶: it "shall not operate to extend the due date of the
+//!   return for purposes of interest computation"; DESIGN §3 "Extension"): interest runs
+//!   from the original due date; the late filing fee and the 30 days of the late-payment
+//!   forfeiture count from the filing due date (the extended date when `extended_to` is
+//!   given and allowed);
 //! - the operator's collection fee (0 in both presets) is kept out of the tax, so the tax
 //!   principal remitted is tax − collection fee; it is forfeited on a return filed late
 //!   where the policy says so (Hayward). Interest runs on, and the distribution splits,
@@ -55,7 +62,8 @@ pub struct QuoteInput {
     pub exempt_receipts: Money,
     /// Date the return was filed; absent = on time.
     pub filed_on: Option<NaiveDate>,
-    /// Date the tax was paid; absent = on time.
+    /// Date the tax was paid; absent = with the return (on `filed_on`, since the tax
+    /// must accompany the return), or on time when `filed_on` is absent too.
     pub paid_on: Option<NaiveDate>,
     /// Extended filing due date granted by the clerk-treasurer (Montello only).
     pub extended_to: Option<NaiveDate>,
@@ -72,13 +80,14 @@ pub struct Quote {
     pub tax: Money,
     /// Due date of the return and its tax (interest runs from it; never extended).
     pub due_date: NaiveDate,
-    /// Date by which the return must be filed: the due date or the extended date.
+    /// Date by which the return must be filed: the due date or the extended date. The
+    /// late filing fee and the late-payment forfeiture's 30 days count from it.
     pub filing_due_date: NaiveDate,
     /// Interest on tax paid late.
     pub interest: Money,
     /// Fee for a return filed after the filing due date.
     pub late_filing_fee: Money,
-    /// Montello's forfeiture for tax paid more than 30 days late.
+    /// Montello's forfeiture for tax paid more than 30 days after the filing due date.
     pub late_payment_forfeiture: Money,
     /// Collection fee the operator keeps out of the tax (0 unless the policy sets one).
     pub collection_fee: Money,
@@ -112,6 +121,18 @@ fn not_before_period_end(
     }
 }
 
+/// Says on `line` that no payment date was given, so the tax counts as paid with the
+/// return (the tax must accompany the return).
+fn mark_paid_with_return(line: &mut Line, title: &str) {
+    line.explanation.push_str(
+        " (no payment date was given: the tax must accompany the return, so it counts as paid when the return was filed)",
+    );
+    line.citation
+        .push_str(&format!("; {title}: the tax shall accompany each return"));
+    line.inputs
+        .insert("paid_on_source".to_owned(), "filed_on".to_owned());
+}
+
 /// Quotes a return (see the module doc for the rules).
 pub fn quote(history: &PolicyHistory, input: &QuoteInput) -> Result<Quote, DomainError> {
     let period = input.period;
@@ -128,18 +149,25 @@ pub fn quote(history: &PolicyHistory, input: &QuoteInput) -> Result<Quote, Domai
     let due = return_due_date(policy, &period)?;
     let filing_due = extended_filing_due_date(policy, due.date, input.extended_to)?;
     let filed_late = input.filed_on.is_some_and(|filed| filed > filing_due.date);
+    let paid_on = input.paid_on.or(input.filed_on);
+    let paid_with_return = input.paid_on.is_none() && input.filed_on.is_some();
 
     let fee_line = collection_fee(policy, tax_line.amount, filed_late)?;
     let principal = tax_line.amount - fee_line.amount;
-    let interest_line = interest(policy, principal, due.date, input.paid_on)?;
+    let mut interest_line = interest(policy, principal, due.date, paid_on)?;
     let late_fee_line = late_filing_fee(policy, filing_due.date, input.filed_on);
-    let forfeiture_line = late_payment_forfeiture(
+    let mut forfeiture_line = late_payment_forfeiture(
         policy,
         principal,
-        due.date,
-        input.paid_on,
+        filing_due.date,
+        paid_on,
         input.previous_year_tax,
     )?;
+    if paid_with_return {
+        for line in [&mut interest_line, &mut forfeiture_line] {
+            mark_paid_with_return(line, &policy.title);
+        }
+    }
     let (distribution, distribution_lines) = distribute(policy, principal);
 
     let total_due =

@@ -281,3 +281,55 @@ fn sigterm_lets_an_in_flight_request_finish() {
     assert!(status.success(), "{status}");
     assert!(TcpStream::connect(&addr).is_err());
 }
+
+#[test]
+fn a_sqlite_url_in_a_missing_folder_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+        .args(["migrate"])
+        .current_dir(dir.path())
+        .env("DATABASE_URL", "sqlite://typo/roomtax.db")
+        .env_remove("ROOMTAX_DATABASE_URL")
+        .env_remove("ROOMTAX_CONFIG")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("typo/roomtax.db"), "{stderr}");
+    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(!dir.path().join("typo").exists(), "no folder was created");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_sqlite_database_file_is_private_to_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // The default data/ folder is the one folder that is created.
+    let out = roomtax(dir.path(), &["demo"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mode = |name: &str| {
+        std::fs::metadata(dir.path().join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("data/cli.db"), 0o600);
+    assert_eq!(mode("data") & 0o077, 0, "data/ is not open to others");
+    // Keep a connection open so the -wal and -shm files exist, then check them.
+    let url = format!("sqlite://{}", dir.path().join("data/cli.db").display());
+    let target = roomtax::db::Target::parse(&roomtax::config::Secret::new(url)).unwrap();
+    let mut conn = target.connect().unwrap();
+    use diesel::RunQueryDsl;
+    diesel::sql_query("CREATE TABLE IF NOT EXISTS probe (x INTEGER)")
+        .execute(&mut conn)
+        .unwrap();
+    for name in ["data/cli.db-wal", "data/cli.db-shm"] {
+        assert_eq!(mode(name), 0o600, "{name}");
+    }
+}

@@ -331,3 +331,33 @@ async fn only_the_clerk_treasurer_records_policy_versions_and_only_forward() {
     .await;
     assert_eq!(q["tax"], "4.50");
 }
+
+#[actix_web::test]
+async fn an_extension_moves_the_forfeiture_and_a_late_return_without_payment_date_is_paid_when_filed()
+ {
+    let app = spawn_demo_app().await;
+    // Extended to 2026-05-31, filed then, paid 2026-06-30: within 30 days of the
+    // extended date, so no forfeiture; interest still from 2026-04-30 (2 months).
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2026-Q1", "gross_receipts": "1000.00", "extended_to": "2026-05-31",
+               "filed_on": "2026-05-31", "paid_on": "2026-06-30", "previous_year_tax": "2000.00"}),
+    )
+    .await;
+    assert_eq!(q["late_payment_forfeiture"], "0.00");
+    assert_eq!(q["interest"], "0.90");
+    assert_eq!(q["late_filing_fee"], "0.00");
+    // Filed late with no payment date: paid when filed, never on time.
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2026-Q1", "gross_receipts": "1000.00", "filed_on": "2026-06-15",
+               "previous_year_tax": "2000.00"}),
+    )
+    .await;
+    assert_eq!(q["interest"], "0.90", "2 months on 45.00");
+    assert_eq!(q["late_payment_forfeiture"], "500.00");
+    assert_eq!(q["late_filing_fee"], "25.00");
+    assert_eq!(line(&q, "interest")["inputs"]["paid_on_source"], "filed_on");
+}

@@ -16,8 +16,10 @@
 //!   2026-02-28), otherwise the same day number clamped (2026-01-30 → 2026-02-28,
 //!   Hayward's business-day due dates aside); no extension where the policy has none (Hayward): field
 //!   `extended_to`, rules `extension_not_allowed`, `extension_before_due_date`,
-//!   `extension_beyond_limit`. An extension moves only the filing due date (late filing
-//!   fee), never the due date used for interest.
+//!   `extension_beyond_limit`. An extension moves the filing due date, which counts
+//!   for every purpose but interest (the late filing fee and the late-payment
+//!   forfeiture's 30 days; Montello room tax, interest ¶), never the due date used for
+//!   interest.
 
 use chrono::{Days, NaiveDate};
 

@@ -9,10 +9,13 @@
 //!   timely filed" is delinquent and its business "shall not retain the collection
 //!   fee"); the rate is 0 in both presets;
 //! - late-payment forfeiture (Montello room tax, interest ¶): when tax is paid later than
-//!   `days_after_due` days after the due date (due + 30 is still in time), the lesser of
-//!   `round(share × previous year's tax)` and the cap; none when no previous-year tax is
-//!   given (a payor with no previous year), when no tax was due, or where the policy has
-//!   no such provision (Hayward). The due date is never moved by an extension.
+//!   `days_after_due` days after the due date of the return (due + 30 is still in time),
+//!   the lesser of `round(share × previous year's tax)` and the cap; none when no
+//!   previous-year tax is given (a payor with no previous year), when no tax was due, or
+//!   where the policy has no such provision (Hayward). The caller passes the filing due
+//!   date: an extension moves "the due date of the return" for every purpose but
+//!   interest (Montello room tax, interest ¶; DESIGN §3 "Extension"), so the 30 days
+//!   count from the extended date when there is one.
 
 use chrono::{Days, NaiveDate};
 
@@ -98,7 +101,8 @@ pub fn collection_fee(policy: &Policy, tax: Money, delinquent: bool) -> Result<L
         .input("delinquent", delinquent))
 }
 
-/// Montello's forfeiture for tax paid more than 30 days late. Line code
+/// Montello's forfeiture for tax paid more than 30 days after `due`, the return's
+/// (filing) due date, extended when an extension was granted. Line code
 /// `late_payment_forfeiture`; field `previous_year_tax` must not be negative.
 pub fn late_payment_forfeiture(
     policy: &Policy,
@@ -141,7 +145,7 @@ pub fn late_payment_forfeiture(
         Some(paid) if paid > in_time_until => paid,
         Some(paid) => {
             return zero(format!(
-                "paid {paid}, within {} days after the due date {due} (in time until {in_time_until}): no forfeiture",
+                "paid {paid}, within {} days after the due date of the return {due} (in time until {in_time_until}): no forfeiture",
                 r.days_after_due
             ));
         }
@@ -152,7 +156,7 @@ pub fn late_payment_forfeiture(
     }
     let Some(previous) = previous_year_tax else {
         return zero(format!(
-            "paid {paid}, more than {} days after the due date {due}, but no tax was imposed on the payor for the previous year (none given), so {} of it is 0.00",
+            "paid {paid}, more than {} days after the due date of the return {due}, but no tax was imposed on the payor for the previous year (none given), so {} of it is 0.00",
             r.days_after_due,
             percent(r.share_of_previous_year_tax)
         ));
@@ -160,7 +164,7 @@ pub fn late_payment_forfeiture(
     let share = Money::round(previous.amount() * r.share_of_previous_year_tax);
     let amount = share.min(r.cap);
     let explanation = format!(
-        "paid {paid}, more than {} days after the due date {due}: the lesser of {} of the previous year's tax {previous} ({share}) and {} = {amount}",
+        "paid {paid}, more than {} days after the due date of the return {due}: the lesser of {} of the previous year's tax {previous} ({share}) and {} = {amount}",
         r.days_after_due,
         percent(r.share_of_previous_year_tax),
         r.cap

@@ -10,12 +10,14 @@
 //!   version governing a period that has already ended. Every period (quarter, calendar
 //!   year, fiscal year) ends on a month's last day, so the first period a version
 //!   effective on `e` can govern ends on the last day of `e`'s month. A period counts as
-//!   ended once its last day is on or before `today` (a return for it may be filed that
-//!   day). So `e` is refused when the last day of its month (or of the month of the
-//!   earliest existing version, if later: before that no period was governed) is on or
-//!   before `today`, unless a later version already takes effect before that day. In
-//!   practice: an effective date in the current month (even a past day of it) or later is
-//!   accepted; one in a month that has ended is refused.
+//!   ended once its last day is before `today`: on its last day it is still running (the
+//!   stays of that day are still taxed under it). So `e` is refused when the last day of
+//!   its month (or of the month of the earliest existing version, if later: before that
+//!   no period was governed) is before `today`, unless a later version already takes
+//!   effect before that day. In practice: an effective date in the current month (even
+//!   a past day of it, and even on the month's last day) or later is accepted; one in a
+//!   month that has ended is refused. (Until issue 7 the last day itself was refused,
+//!   which refused a version effective from the 1st on the month's last day.)
 
 use chrono::{Datelike, NaiveDate};
 
@@ -95,7 +97,7 @@ impl PolicyHistory {
             .map(|p| p.effective_from)
             .find(|&date| date > effective_from);
         let changes_it = next_version.is_none_or(|next| first_period_end < next);
-        if changes_it && first_period_end <= today {
+        if changes_it && first_period_end < today {
             return Err(PolicyError::WouldChangeEndedPeriod {
                 effective_from,
                 period_end: first_period_end,
@@ -193,8 +195,13 @@ mod tests {
                 "{effective}"
             );
         }
-        // On the last day of a month, that month's periods count as ended.
-        assert!(history.can_add(d("2026-05-20"), d("2026-05-31")).is_err());
+        // Regression (issue 7): on the last day of a month, that month has not ended,
+        // so a version effective from its first day is still accepted; the next day
+        // it is refused.
+        assert!(history.can_add(d("2026-05-01"), d("2026-05-31")).is_ok());
+        assert!(history.can_add(d("2026-05-20"), d("2026-05-31")).is_ok());
+        assert!(history.can_add(d("2026-05-01"), d("2026-06-01")).is_err());
+        assert!(history.can_add(d("2026-02-01"), d("2026-02-28")).is_ok());
         assert!(
             PolicyHistory::default()
                 .can_add(d("1995-01-01"), today)

@@ -404,3 +404,72 @@ proptest! {
         prop_assert_eq!(q.distribution.commission + q.distribution.municipality, q.tax);
     }
 }
+
+#[test]
+fn an_extension_moves_the_forfeiture_but_not_interest() {
+    // Due 2026-04-30, extended to 2026-05-31: the forfeiture's 30 days run from the
+    // extended date (in time until 2026-06-30), interest from the original due date
+    // (Montello room tax, interest ¶; DESIGN §3 "Extension").
+    let mut i = input("2026-Q1", "12345.67");
+    i.extended_to = Some(d("2026-05-31"));
+    i.filed_on = Some(d("2026-05-31"));
+    i.previous_year_tax = Some(m("3000.00"));
+    for (paid, forfeiture, interest) in [
+        ("2026-06-30", "0.00", "11.11"), // extended due + 30: in time; 2 months interest
+        ("2026-07-01", "750.00", "16.67"), // extended due + 31; 3 months interest
+    ] {
+        i.paid_on = Some(d(paid));
+        let q = quote(&history(montello()), &i).unwrap();
+        assert_eq!(q.late_payment_forfeiture, m(forfeiture), "paid {paid}");
+        assert_eq!(q.interest, m(interest), "paid {paid}");
+        assert_eq!(q.late_filing_fee, Money::ZERO, "filed within the extension");
+        assert_eq!(
+            line(&q, "late_payment_forfeiture").inputs["due_date"],
+            "2026-05-31"
+        );
+        assert_eq!(line(&q, "interest").inputs["due_date"], "2026-04-30");
+    }
+    // Without the extension the same payment on 2026-06-30 is 61 days late.
+    i.extended_to = None;
+    i.paid_on = Some(d("2026-06-30"));
+    let q = quote(&history(montello()), &i).unwrap();
+    assert_eq!(q.late_payment_forfeiture, m("750.00"));
+    assert_eq!(q.late_filing_fee, m("25.00"));
+}
+
+#[test]
+fn a_late_return_without_a_payment_date_counts_as_paid_when_filed() {
+    let mut i = input("2026-Q1", "12345.67");
+    i.filed_on = Some(d("2026-06-15"));
+    i.previous_year_tax = Some(m("3000.00"));
+    let q = quote(&history(montello()), &i).unwrap();
+    assert_eq!(q.interest, m("11.11"), "2 months, as if paid 2026-06-15");
+    assert_eq!(q.late_payment_forfeiture, m("750.00"), "46 days late");
+    assert_eq!(q.late_filing_fee, m("25.00"));
+    let interest = line(&q, "interest");
+    assert_eq!(interest.inputs["paid_on"], "2026-06-15");
+    assert_eq!(interest.inputs["paid_on_source"], "filed_on");
+    assert!(
+        interest
+            .explanation
+            .contains("counts as paid when the return was filed")
+    );
+    assert!(interest.citation.contains("accompany"));
+    // Given explicitly, the payment date wins.
+    i.paid_on = Some(d("2026-07-02"));
+    let q = quote(&history(montello()), &i).unwrap();
+    assert_eq!(q.interest, m("16.67"));
+    assert!(!line(&q, "interest").inputs.contains_key("paid_on_source"));
+    // Filed on time without a payment date: paid on time, nothing late.
+    let mut on_time = input("2026-Q1", "12345.67");
+    on_time.filed_on = Some(d("2026-04-30"));
+    let q = quote(&history(montello()), &on_time).unwrap();
+    assert_eq!(
+        (q.interest, q.late_payment_forfeiture),
+        (Money::ZERO, Money::ZERO)
+    );
+    // Hayward likewise (1 % a month, no forfeiture).
+    let mut h = input("2025-Q4", "12345.67");
+    h.filed_on = Some(d("2026-03-02"));
+    assert_eq!(quote(&history(hayward()), &h).unwrap().interest, m("9.88"));
+}
