@@ -1,4 +1,5 @@
-//! The command line: `serve` (default), `migrate`, `demo`, `openapi`.
+//! The command line: `serve` (default), `migrate`, `demo`, `policy add`,
+//! `admin ...` (tenants, users, passwords, signing keys), `openapi`.
 //!
 //! Contract: parse arguments, load [`Settings`], call into the library and
 //! turn failures into a message on stderr and a non-zero exit code. No
@@ -43,7 +44,7 @@ pub enum Command {
     /// Manage municipalities' policy versions (the ordinance as data).
     #[command(subcommand)]
     Policy(PolicyCommand),
-    /// Administration: users and role grants.
+    /// Administration: tenants (zones, municipalities), users, passwords, role grants, signing keys.
     #[command(subcommand)]
     Admin(AdminCommand),
     /// Print the OpenAPI document (as committed in openapi/openapi.json).
@@ -61,12 +62,54 @@ pub enum AdminCommand {
     /// ring so tokens it signed remain valid until they expire. Restart the
     /// service (every instance) afterwards.
     RotateKeys,
+    /// Create a tourism zone (its members join separately).
+    CreateZone {
+        /// URL identifier: lowercase letters, digits and single hyphens, e.g. `marquette-county`.
+        #[arg(long)]
+        slug: String,
+        /// Name, e.g. "Marquette County Tourism Zone".
+        #[arg(long)]
+        name: String,
+        /// The Wisconsin county the zone covers, if it is a county's zone.
+        #[arg(long)]
+        county: Option<String>,
+        /// Name of the zone's tourism commission (default: the zone's name + " Commission").
+        #[arg(long)]
+        commission: Option<String>,
+    },
+    /// Create a municipality (a tenant that levies room tax).
+    CreateMunicipality {
+        /// URL identifier: lowercase letters, digits and single hyphens, e.g. `montello`.
+        #[arg(long)]
+        slug: String,
+        /// Official name, e.g. "City of Montello".
+        #[arg(long)]
+        name: String,
+        /// city, village or town.
+        #[arg(long)]
+        kind: String,
+        /// The Wisconsin county it lies in, e.g. `Marquette`.
+        #[arg(long)]
+        county: String,
+    },
+    /// Set a user's password (read from standard input, one line); signs the user
+    /// out everywhere (every refresh token is revoked).
+    SetPassword {
+        /// The user's sign-in email.
+        #[arg(long)]
+        email: String,
+        /// Read the new password from standard input (required: a password is never
+        /// given on the command line, where other users could see it).
+        #[arg(long, required = true)]
+        password_stdin: bool,
+    },
     /// Create a user (or find it by email) and grant it a role.
     ///
     /// Municipality roles (clerk_treasurer, municipal_staff, operator,
     /// marketplace_provider) need --municipality; zone roles (commission_member,
     /// tourism_entity, zone_admin) need --zone; an operator needs --payor. The
-    /// password of a new user is read from standard input (one line).
+    /// password of a new user is read from standard input (one line); an existing
+    /// user's password is left unchanged (use `admin set-password`).
     CreateUser {
         /// Sign-in email.
         #[arg(long)]
@@ -101,11 +144,7 @@ fn create_user(
 ) -> Result<(), String> {
     let role = crate::auth::Role::parse(role).map_err(|e| e.to_string())?;
     let password = if password_stdin {
-        let mut line = String::new();
-        std::io::stdin()
-            .read_line(&mut line)
-            .map_err(|e| format!("cannot read the password: {e}"))?;
-        Some(line.trim_end_matches(['\r', '\n']).to_owned())
+        Some(read_password()?)
     } else {
         None
     };
@@ -147,7 +186,114 @@ fn create_user(
         role.as_str(),
         granted.grant_id
     );
+    if !granted.created {
+        println!(
+            "the password of {} was left unchanged{} (to change it: roomtax admin set-password --email {} --password-stdin)",
+            granted.user.email,
+            if password_stdin {
+                ": the password read from standard input was not used"
+            } else {
+                ""
+            },
+            granted.user.email
+        );
+    }
     Ok(())
+}
+
+/// One line from standard input, without its line ending.
+fn read_password() -> Result<String, String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the password: {e}"))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_owned())
+}
+
+fn set_password(settings: &Settings, email: &str) -> Result<(), String> {
+    let password = read_password()?;
+    let hash = crate::usecases::accounts::hash_new_password("password", &password)
+        .map_err(problem_text)?;
+    let mut conn = open(settings)?;
+    let revoked = crate::db::in_transaction(&mut conn, |conn| {
+        crate::usecases::accounts::set_password(conn, email, &hash)
+    })
+    .map_err(problem_text)?;
+    println!(
+        "password of {} changed; {revoked} refresh token(s) revoked (signed out everywhere)",
+        email.trim().to_lowercase()
+    );
+    Ok(())
+}
+
+fn create_zone(
+    settings: &Settings,
+    slug: &str,
+    name: &str,
+    county: Option<&str>,
+    commission: Option<&str>,
+) -> Result<(), String> {
+    use crate::domain::tenant::{County, NewZone, Slug, TenantName};
+    let name = TenantName::parse("name", name).map_err(domain_text)?;
+    let commission_name = match commission {
+        Some(commission) => commission.to_owned(),
+        None => format!("{name} Commission"),
+    };
+    let new = NewZone {
+        slug: Slug::parse("slug", slug).map_err(domain_text)?,
+        county: county
+            .map(|c| County::parse("county", c))
+            .transpose()
+            .map_err(domain_text)?,
+        commission_name: TenantName::parse("commission", &commission_name).map_err(domain_text)?,
+        name,
+    };
+    let mut conn = open(settings)?;
+    let zone = crate::db::in_transaction(&mut conn, |conn| {
+        crate::usecases::tenants::create_zone(conn, &new)
+    })
+    .map_err(problem_text)?;
+    println!(
+        "created zone {} ({}; commission: {})",
+        zone.slug, zone.name, zone.commission_name
+    );
+    Ok(())
+}
+
+fn create_municipality(
+    settings: &Settings,
+    slug: &str,
+    name: &str,
+    kind: &str,
+    county: &str,
+) -> Result<(), String> {
+    use crate::domain::tenant::{County, MunicipalityKind, NewMunicipality, Slug, TenantName};
+    let new = NewMunicipality {
+        slug: Slug::parse("slug", slug).map_err(domain_text)?,
+        name: TenantName::parse("name", name).map_err(domain_text)?,
+        kind: MunicipalityKind::parse("kind", kind).map_err(domain_text)?,
+        county: County::parse("county", county).map_err(domain_text)?,
+    };
+    let mut conn = open(settings)?;
+    let muni = crate::db::in_transaction(&mut conn, |conn| {
+        crate::usecases::tenants::create_municipality(conn, &new)
+    })
+    .map_err(problem_text)?;
+    println!(
+        "created municipality {} ({}, {} in {} County); next: roomtax policy add --municipality {}",
+        muni.slug, muni.name, muni.kind, muni.county, muni.slug
+    );
+    Ok(())
+}
+
+/// A domain refusal as one line for the terminal, naming the option.
+fn domain_text(err: crate::domain::DomainError) -> String {
+    match err {
+        crate::domain::DomainError::Invalid { field, message, .. } => {
+            format!("--{field}: {message}")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// `roomtax policy ...`
@@ -162,20 +308,32 @@ pub enum PolicyCommand {
         #[arg(long)]
         municipality: String,
         /// The policy file.
-        #[arg(long)]
-        file: PathBuf,
+        #[arg(long, required_unless_present = "preset", conflicts_with = "preset")]
+        file: Option<PathBuf>,
+        /// A shipped preset instead of a file: `montello` or `hayward`
+        /// (policies/montello.toml, policies/hayward.toml).
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::domain::presets::SLUGS))]
+        preset: Option<String>,
     },
 }
 
 fn add_policy(
     settings: &Settings,
     municipality: &str,
-    file: &std::path::Path,
+    file: Option<&std::path::Path>,
+    preset: Option<&str>,
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let policy =
-        crate::domain::Policy::from_toml(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let policy = match (file, preset) {
+        (Some(file), _) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            crate::domain::Policy::from_toml(&text)
+                .map_err(|e| format!("{}: {e}", file.display()))?
+        }
+        (None, Some(slug)) => crate::domain::presets::by_slug(slug)
+            .ok_or_else(|| format!("no preset {slug} (montello, hayward)"))?,
+        (None, None) => return Err("give --file FILE or --preset NAME".into()),
+    };
     let mut conn = open(settings)?;
     let today = chrono::Utc::now().date_naive();
     let effective_from = policy.effective_from;
@@ -264,9 +422,41 @@ fn run(cli: Cli) -> Result<(), String> {
             tracing::info!(ran, "migrations applied");
             Ok(())
         }
-        Command::Policy(PolicyCommand::Add { municipality, file }) => {
+        Command::Policy(PolicyCommand::Add {
+            municipality,
+            file,
+            preset,
+        }) => {
             telemetry::init(&settings);
-            add_policy(&settings, &municipality, &file)
+            add_policy(&settings, &municipality, file.as_deref(), preset.as_deref())
+        }
+        Command::Admin(AdminCommand::CreateZone {
+            slug,
+            name,
+            county,
+            commission,
+        }) => {
+            telemetry::init(&settings);
+            create_zone(
+                &settings,
+                &slug,
+                &name,
+                county.as_deref(),
+                commission.as_deref(),
+            )
+        }
+        Command::Admin(AdminCommand::CreateMunicipality {
+            slug,
+            name,
+            kind,
+            county,
+        }) => {
+            telemetry::init(&settings);
+            create_municipality(&settings, &slug, &name, &kind, &county)
+        }
+        Command::Admin(AdminCommand::SetPassword { email, .. }) => {
+            telemetry::init(&settings);
+            set_password(&settings, &email)
         }
         Command::Admin(AdminCommand::RotateKeys) => {
             let ring =

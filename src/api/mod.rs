@@ -85,6 +85,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(auth::session::logout)
         .service(auth::oauth::client_credentials)
         .service(auth::me::me)
+        .service(auth::password::change)
         .service(health::readyz)
         .service(problems::catalogue)
         .service(problems::show)

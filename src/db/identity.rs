@@ -5,6 +5,7 @@
 //! and client record are read with `app.user_id` / `app.client_id` set, which
 //! the row-level policies allow for the caller's own rows only. Emails are
 //! stored lowercased. Refresh tokens and client secrets are stored as digests.
+//! A password hash is replaced only if it is still the one the caller verified.
 
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
@@ -64,6 +65,68 @@ pub fn insert_user(conn: &mut DbConn, row: &UserRow) -> QueryResult<()> {
         .values(row)
         .execute(conn)
         .map(|_| ())
+}
+
+/// Replace a user's password hash, only if it is still `expected` (a concurrent change
+/// wins, and this one reports `false`).
+pub fn replace_password_hash(
+    conn: &mut DbConn,
+    user_id: &str,
+    expected: &str,
+    new_hash: &str,
+) -> QueryResult<bool> {
+    diesel::update(
+        users::table
+            .filter(users::id.eq(user_id))
+            .filter(users::deleted_at.is_null())
+            .filter(users::password_hash.eq(expected)),
+    )
+    .set(users::password_hash.eq(new_hash))
+    .execute(conn)
+    .map(|n| n == 1)
+}
+
+/// Revoke every live refresh token of a user (a password change signs out everywhere).
+pub fn revoke_user_refresh_tokens(conn: &mut DbConn, user_id: &str) -> QueryResult<usize> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::user_id.eq(user_id))
+            .filter(refresh_tokens::revoked_at.is_null())
+            .filter(refresh_tokens::used_at.is_null()),
+    )
+    .set(refresh_tokens::revoked_at.eq(Some(now())))
+    .execute(conn)
+}
+
+/// Whether the user holds any active role grant (municipality or zone) or unexpired
+/// disclosure at `at` (needs `app.user_id` on PostgreSQL).
+pub fn holds_any_access(conn: &mut DbConn, user_id: &str, at: NaiveDateTime) -> QueryResult<bool> {
+    use diesel::dsl::{exists, select};
+    let municipal = select(exists(
+        municipality_grants::table
+            .filter(municipality_grants::user_id.eq(user_id))
+            .filter(municipality_grants::revoked_at.is_null()),
+    ))
+    .get_result::<bool>(conn)?;
+    if municipal {
+        return Ok(true);
+    }
+    let zone = select(exists(
+        zone_grants::table
+            .filter(zone_grants::user_id.eq(user_id))
+            .filter(zone_grants::revoked_at.is_null()),
+    ))
+    .get_result::<bool>(conn)?;
+    if zone {
+        return Ok(true);
+    }
+    select(exists(
+        disclosure_grants::table
+            .filter(disclosure_grants::grantee_user_id.eq(user_id))
+            .filter(disclosure_grants::revoked_at.is_null())
+            .filter(disclosure_grants::expires_at.gt(at)),
+    ))
+    .get_result::<bool>(conn)
 }
 
 /// Mark a user deleted (their tokens stop working at the next request).

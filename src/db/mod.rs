@@ -20,6 +20,7 @@ pub mod payors;
 pub mod policies;
 pub mod schema;
 pub mod tenancy;
+pub mod tenants;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};

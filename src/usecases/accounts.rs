@@ -6,8 +6,17 @@
 //! payor of that municipality; a user holds a role (for an operator: a
 //! payor) at most once at a time in a tenant (a second active grant is a
 //! conflict); passwords meet the policy and are stored as Argon2id hashes
-//! only, and an existing user's password is never changed here. Inserts into
-//! tenant tables run with the tenant set for row-level security.
+//! only, and an existing user's password is never changed by a grant. Inserts
+//! into tenant tables run with the tenant set for row-level security.
+//!
+//! Passwords ([`hash_new_password`], [`set_password`], [`change_password`]): a new
+//! password meets the same policy and is hashed the same way (Argon2id) as at
+//! creation; hashing happens before the unit of work (it is slow on purpose), and
+//! storing it revokes every refresh token of the user, so a changed password signs
+//! the user out everywhere (access tokens run out within their short lifetime).
+//!
+//! Sign-in ([`require_access`]): an account with no active role grant and no
+//! unexpired disclosure gets no tokens (its tokens would open nothing).
 
 use crate::{
     auth::{Role, ScopeKind, check_password_policy, hash_password},
@@ -118,11 +127,7 @@ pub fn grant_role(
                 )
             })?;
             let password_hash = match password {
-                NewPassword::Plain(plain) => {
-                    check_password_policy(plain)
-                        .map_err(|rule| ApiError::invalid("password", "password_policy", rule))?;
-                    hash_password(plain).map_err(ApiError::internal)?
-                }
+                NewPassword::Plain(plain) => hash_new_password("password", plain)?,
                 NewPassword::Hashed(phc) => phc.to_owned(),
             };
             let user = UserRow {
@@ -232,4 +237,77 @@ pub fn grant_role_in_transaction(
             Some("cli"),
         )
     })
+}
+
+/// Check `plain` against the password policy (field `field`) and hash it (Argon2id).
+/// Call it outside the unit of work: hashing takes a while on purpose.
+pub fn hash_new_password(field: &str, plain: &str) -> Result<String, ApiError> {
+    check_password_policy(plain)
+        .map_err(|rule| ApiError::invalid(field, "password_policy", rule))?;
+    hash_password(plain).map_err(ApiError::internal)
+}
+
+/// Set the password of the user with `email` to `new_hash` (from [`hash_new_password`])
+/// and revoke all their refresh tokens; returns how many were revoked. An unknown
+/// email is an error naming it (for the operator at the command line).
+pub fn set_password(conn: &mut DbConn, email: &str, new_hash: &str) -> Result<usize, ApiError> {
+    let email = email.trim().to_lowercase();
+    let user = db::identity::user_by_email(conn, &email)?.ok_or_else(|| {
+        ApiError::invalid(
+            "email",
+            "user_exists",
+            format!("no user has the email {email}"),
+        )
+    })?;
+    store_password(conn, &user, new_hash)
+}
+
+/// Replace the password of `user` (whose current hash the caller verified) with
+/// `new_hash` and revoke all their refresh tokens; a concurrent change since the
+/// verification is a conflict.
+pub fn change_password(
+    conn: &mut DbConn,
+    user: &UserRow,
+    new_hash: &str,
+) -> Result<usize, ApiError> {
+    store_password(conn, user, new_hash)
+}
+
+fn store_password(conn: &mut DbConn, user: &UserRow, new_hash: &str) -> Result<usize, ApiError> {
+    if !db::identity::replace_password_hash(conn, &user.id, &user.password_hash, new_hash)? {
+        return Err(ApiError::Conflict(
+            "the password was changed meanwhile; try again".into(),
+        ));
+    }
+    Ok(db::identity::revoke_user_refresh_tokens(conn, &user.id)?)
+}
+
+/// Why a person with a valid password gets no tokens.
+pub const NO_ACCESS: &str = "this account holds no active role or disclosure, so it cannot sign in; ask the clerk-treasurer or zone admin who administers your access for a grant";
+
+/// Whether a user holds an active role grant or an unexpired disclosure. Sets
+/// `app.user_id` for row-level security (the caller's own grants only).
+pub fn holds_access(conn: &mut DbConn, user_id: &str) -> Result<bool, ApiError> {
+    db::tenancy::apply(
+        conn,
+        &DbScope {
+            user_id: Some(user_id.to_owned()),
+            ..DbScope::default()
+        },
+    )?;
+    Ok(db::identity::holds_any_access(
+        conn,
+        user_id,
+        db::identity::now(),
+    )?)
+}
+
+/// Refuse ([`NO_ACCESS`], 403) a user who holds no active role grant and no
+/// unexpired disclosure (see [`holds_access`]).
+pub fn require_access(conn: &mut DbConn, user_id: &str) -> Result<(), ApiError> {
+    if holds_access(conn, user_id)? {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(NO_ACCESS.into()))
+    }
 }

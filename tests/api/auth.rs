@@ -432,3 +432,209 @@ async fn parallel_guesses_cannot_outrun_the_throttle() {
         "{statuses:?}"
     );
 }
+
+async fn post_as(app: &TestApp, token: &str, path: &str, body: &Value) -> reqwest::Response {
+    app.client
+        .post(app.url(path))
+        .bearer_auth(token)
+        .json(body)
+        .send()
+        .await
+        .expect("request sent")
+}
+
+fn field_of(problem: &Value) -> &str {
+    problem["errors"][0]["field"].as_str().unwrap_or_default()
+}
+
+#[actix_web::test]
+async fn an_account_without_any_active_grant_cannot_sign_in_or_refresh() {
+    let app = spawn_demo_app().await;
+    let email = "staff@hayward.demo";
+    let tokens = app.sign_in(email).await;
+    let mut conn = app.owner_conn();
+    diesel::RunQueryDsl::execute(
+        diesel::sql_query(
+            "UPDATE municipality_grants SET revoked_at = CURRENT_TIMESTAMP \
+             WHERE user_id = (SELECT id FROM users WHERE email = 'staff@hayward.demo')",
+        ),
+        &mut conn,
+    )
+    .unwrap();
+    // The right password: 403, saying why.
+    let res = app
+        .post_json(
+            "/v1/auth/token",
+            &json!({"email": email, "password": app.password_of(email)}),
+        )
+        .await;
+    let problem = assert_problem(res, 403, "forbidden").await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no active role or disclosure"),
+        "{problem}"
+    );
+    // A wrong password for that account reads exactly like an unknown email: no oracle.
+    let wrong = app
+        .post_json(
+            "/v1/auth/token",
+            &json!({"email": email, "password": "not the password at all"}),
+        )
+        .await;
+    let wrong = assert_problem(wrong, 401, "unauthorized").await;
+    let unknown = app
+        .post_json(
+            "/v1/auth/token",
+            &json!({"email": "nobody@hayward.demo", "password": "not the password at all"}),
+        )
+        .await;
+    let unknown = assert_problem(unknown, 401, "unauthorized").await;
+    assert_eq!(wrong["detail"], unknown["detail"]);
+    // Refresh of the session it had: the same 403, and the session is revoked.
+    let refresh = json!({"refresh_token": tokens["refresh_token"]});
+    let problem = assert_problem(
+        app.post_json("/v1/auth/refresh", &refresh).await,
+        403,
+        "forbidden",
+    )
+    .await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no active role or disclosure")
+    );
+    assert_problem(
+        app.post_json("/v1/auth/refresh", &refresh).await,
+        401,
+        "unauthorized",
+    )
+    .await;
+    // Others still sign in.
+    app.sign_in("clerk@hayward.demo").await;
+}
+
+#[actix_web::test]
+async fn a_person_changes_their_password_and_every_session_ends() {
+    let app = spawn_demo_app().await;
+    let email = "staff@montello.demo";
+    let old = app.password_of(email);
+    let first = app.sign_in(email).await;
+    let second = app.sign_in(email).await;
+    let token = first["access_token"].as_str().unwrap();
+    let path = "/v1/me/password";
+    let new = "a much longer new passphrase 2026";
+
+    let cases = [
+        (
+            json!({"current_password": "wrong password here", "new_password": new}),
+            "current_password",
+        ),
+        (
+            json!({"current_password": old, "new_password": "short"}),
+            "new_password",
+        ),
+        (
+            json!({"current_password": old, "new_password": old}),
+            "new_password",
+        ),
+    ];
+    for (body, field) in cases {
+        let problem = assert_problem(
+            post_as(&app, token, path, &body).await,
+            422,
+            "validation-failed",
+        )
+        .await;
+        assert_eq!(field_of(&problem), field, "{problem}");
+    }
+    let missing = post_as(&app, token, path, &json!({"new_password": new})).await;
+    assert_eq!(missing.status(), 422);
+    assert_problem(
+        app.post_json(path, &json!({"current_password": old, "new_password": new}))
+            .await,
+        401,
+        "unauthorized",
+    )
+    .await;
+
+    let res = post_as(
+        &app,
+        token,
+        path,
+        &json!({"current_password": old, "new_password": new}),
+    )
+    .await;
+    assert_eq!(res.status(), 204);
+    for session in [&first, &second] {
+        assert_problem(
+            app.post_json(
+                "/v1/auth/refresh",
+                &json!({"refresh_token": session["refresh_token"]}),
+            )
+            .await,
+            401,
+            "unauthorized",
+        )
+        .await;
+    }
+    let with = |password: &str| json!({"email": email, "password": password});
+    assert_eq!(
+        app.post_json("/v1/auth/token", &with(&old)).await.status(),
+        401
+    );
+    assert_eq!(
+        app.post_json("/v1/auth/token", &with(new)).await.status(),
+        200
+    );
+}
+
+#[actix_web::test]
+async fn wrong_current_passwords_are_throttled_like_sign_ins() {
+    let app = spawn_demo_app().await;
+    let token = app.token("clerk@hayward.demo").await;
+    let body =
+        json!({"current_password": "guess number one!", "new_password": "a good new passphrase"});
+    for _ in 0..5 {
+        let res = post_as(&app, &token, "/v1/me/password", &body).await;
+        assert_eq!(res.status(), 422);
+    }
+    let res = post_as(&app, &token, "/v1/me/password", &body).await;
+    assert!(res.headers().contains_key("retry-after"));
+    assert_problem(res, 429, "too-many-requests").await;
+}
+
+#[actix_web::test]
+async fn an_api_client_has_no_password_to_change() {
+    let app = spawn_demo_app().await;
+    let clerk = app.token(CLERK).await;
+    let created: Value = post_as(
+        &app,
+        &clerk,
+        "/v1/municipalities/montello/api-clients",
+        &json!({"name": "Bookkeeping app", "scopes": ["payors:read"]}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let res = app
+        .post_json(
+            "/v1/oauth/token",
+            &json!({"grant_type": "client_credentials", "client_id": created["client_id"],
+                    "client_secret": created["client_secret"]}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let token: Value = res.json().await.unwrap();
+    let res = post_as(
+        &app,
+        token["access_token"].as_str().unwrap(),
+        "/v1/me/password",
+        &json!({"current_password": "whatever it is now", "new_password": "a good new passphrase"}),
+    )
+    .await;
+    assert_problem(res, 403, "forbidden").await;
+}

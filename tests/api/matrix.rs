@@ -68,6 +68,10 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("sign_out", ALL_422),
         ("client_credentials_token", [400; 10]),
         ("get_me", SIGNED_IN_200),
+        (
+            "change_my_password",
+            [401, 422, 422, 422, 422, 422, 422, 422, 422, 422],
+        ),
         // The payor registry (confidential). {payor} is Montello's campground: not
         // the Montello operator's own payor (the motel).
         (

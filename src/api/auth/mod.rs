@@ -10,6 +10,7 @@
 
 pub mod me;
 pub mod oauth;
+pub mod password;
 pub mod session;
 
 use actix_web::{get, web};

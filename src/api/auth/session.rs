@@ -1,4 +1,14 @@
 //! `POST /v1/auth/token`, `/v1/auth/refresh`, `/v1/auth/logout`.
+//!
+//! Contract: sign-in checks, in this order, the throttle, the email, the password,
+//! and only then whether the account holds an active role grant or disclosure
+//! (`usecases::accounts::require_access`). An unknown email and a wrong password
+//! give the same 401 after the same Argon2 work (a dummy hash for unknown emails),
+//! and the "no active role" 403 is given only to a caller who proved the password:
+//! checking access before the password would tell anyone which emails have
+//! accounts, so this order leaves no account-existence oracle. A refresh for an
+//! account that no longer holds any access fails with the same 403 and revokes
+//! that session's refresh tokens (sign in again once a grant is given).
 
 use std::time::Instant;
 
@@ -13,6 +23,7 @@ use crate::{
     auth::{TokenKind, opaque, verify_against_dummy, verify_password},
     db::{self, DbConn, models::RefreshTokenRow},
     error::{ApiError, Problem},
+    usecases::accounts,
 };
 
 /// Email and password.
@@ -79,7 +90,7 @@ fn token_response(
     })
 }
 
-fn peer_ip(req: &HttpRequest) -> std::net::IpAddr {
+pub(super) fn peer_ip(req: &HttpRequest) -> std::net::IpAddr {
     req.peer_addr()
         .map(|a| a.ip())
         .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))
@@ -93,6 +104,7 @@ fn peer_ip(req: &HttpRequest) -> std::net::IpAddr {
     responses(
         (status = 200, description = "Signed in", body = TokenResponse),
         (status = 401, description = "Wrong email or password (never says which)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Right password, but the account holds no active role grant or disclosure", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many failed attempts for this account or address; see Retry-After", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -124,6 +136,7 @@ pub async fn sign_in(
             if !verify_password(&body.password, &user.password_hash) {
                 return Ok(None);
             }
+            accounts::require_access(conn, &user.id)?;
             let refresh_token = new_refresh_token(conn, &st, &user.id, &db::identity::new_id())?;
             Ok(Some(token_response(&st, &user.id, refresh_token)?))
         })
@@ -146,6 +159,7 @@ pub async fn sign_in(
 enum RefreshOutcome {
     Rotated(TokenResponse),
     Invalid(&'static str),
+    NoAccess,
 }
 
 /// Exchange a refresh token for new tokens (the old one is spent).
@@ -155,7 +169,8 @@ enum RefreshOutcome {
     request_body = RefreshRequest,
     responses(
         (status = 200, description = "New access and refresh tokens", body = TokenResponse),
-        (status = 401, description = "Unknown, expired, revoked or already used refresh token (reuse revokes the whole family)", body = Problem, content_type = "application/problem+json")
+        (status = 401, description = "Unknown, expired, revoked or already used refresh token (reuse revokes the whole family)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The account holds no active role grant or disclosure any more (the session is revoked)", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/auth/refresh")]
@@ -190,6 +205,10 @@ pub async fn refresh(
                 db::identity::revoke_family(conn, &token.family_id)?;
                 return Ok(RefreshOutcome::Invalid("this account no longer exists"));
             }
+            if !accounts::holds_access(conn, &token.user_id)? {
+                db::identity::revoke_family(conn, &token.family_id)?;
+                return Ok(RefreshOutcome::NoAccess);
+            }
             let next = new_refresh_token(conn, &st, &token.user_id, &token.family_id)?;
             Ok(RefreshOutcome::Rotated(token_response(&st, &token.user_id, next)?))
         })
@@ -197,6 +216,7 @@ pub async fn refresh(
     match outcome {
         RefreshOutcome::Rotated(tokens) => Ok(web::Json(tokens)),
         RefreshOutcome::Invalid(reason) => Err(ApiError::Unauthorized(reason.into())),
+        RefreshOutcome::NoAccess => Err(ApiError::Forbidden(accounts::NO_ACCESS.into())),
     }
 }
 
