@@ -333,3 +333,264 @@ fn the_sqlite_database_file_is_private_to_its_owner() {
         assert_eq!(mode(name), 0o600, "{name}");
     }
 }
+
+/// Run `roomtax` in `dir` with `stdin` piped in.
+fn roomtax_with_stdin(dir: &std::path::Path, args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+        .args(args)
+        .current_dir(dir)
+        .env("DATABASE_URL", "sqlite://data/cli.db")
+        .env_remove("ROOMTAX_DATABASE_URL")
+        .env_remove("ROOMTAX_CONFIG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn refused(out: &std::process::Output) -> String {
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The README's "Our town on a fresh machine", as real processes: no demo.
+#[test]
+fn our_town_on_a_fresh_machine_without_the_demo() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(&roomtax(d, &["migrate"]));
+    let out = ok(&roomtax(
+        d,
+        &[
+            "admin",
+            "create-zone",
+            "--slug",
+            "marquette-county",
+            "--name",
+            "Marquette County Tourism Zone",
+            "--county",
+            "Marquette",
+        ],
+    ));
+    assert!(out.contains("created zone marquette-county"), "{out}");
+    let create_town = [
+        "admin",
+        "create-municipality",
+        "--slug",
+        "westfield",
+        "--name",
+        "Village of Westfield",
+        "--kind",
+        "village",
+        "--county",
+        "marquette",
+    ];
+    let out = ok(&roomtax(d, &create_town));
+    assert!(out.contains("created municipality westfield"), "{out}");
+    assert!(out.contains("Marquette County"), "{out}");
+    // The same slug again, and bad values: plain errors naming what is wrong.
+    assert!(refused(&roomtax(d, &create_town)).contains("westfield already exists"));
+    let mut bad = create_town;
+    bad[3] = "West Field";
+    assert!(refused(&roomtax(d, &bad)).contains("--slug"));
+    let mut bad = create_town;
+    bad[5] = "\u{200B} ";
+    assert!(refused(&roomtax(d, &bad)).contains("--name"));
+    let mut bad = create_town;
+    bad[7] = "county";
+    assert!(refused(&roomtax(d, &bad)).contains("--kind"));
+    let mut bad = create_town;
+    bad[9] = "Atlantis";
+    assert!(refused(&roomtax(d, &bad)).contains("--county"));
+
+    // Its policy: a custom file (the Montello preset adapted), and a preset for Montello.
+    let preset = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/policies/montello.toml"
+    ))
+    .unwrap();
+    let ours = preset
+        .replace(
+            "municipality = \"City of Montello\"",
+            "municipality = \"Village of Westfield\"",
+        )
+        .replace("value = \"0.045\"", "value = \"0.05\"");
+    std::fs::write(d.join("westfield.toml"), ours).unwrap();
+    let out = ok(&roomtax(
+        d,
+        &[
+            "policy",
+            "add",
+            "--municipality",
+            "westfield",
+            "--file",
+            "westfield.toml",
+        ],
+    ));
+    assert!(out.contains("added to westfield"), "{out}");
+    ok(&roomtax(
+        d,
+        &[
+            "admin",
+            "create-municipality",
+            "--slug",
+            "montello",
+            "--name",
+            "City of Montello",
+            "--kind",
+            "city",
+            "--county",
+            "Marquette",
+        ],
+    ));
+    ok(&roomtax(
+        d,
+        &[
+            "policy",
+            "add",
+            "--municipality",
+            "montello",
+            "--preset",
+            "montello",
+        ],
+    ));
+    assert!(
+        !roomtax(
+            d,
+            &[
+                "policy",
+                "add",
+                "--municipality",
+                "montello",
+                "--preset",
+                "nowhere"
+            ]
+        )
+        .status
+        .success()
+    );
+
+    // The first clerk-treasurer; the same email again leaves the password alone.
+    let clerk = [
+        "admin",
+        "create-user",
+        "--email",
+        "clerk@westfield.example",
+        "--role",
+        "clerk_treasurer",
+        "--municipality",
+        "westfield",
+        "--password-stdin",
+    ];
+    let first = "first passphrase for the clerk";
+    assert!(ok(&roomtax_with_stdin(d, &clerk, &format!("{first}\n"))).contains("created user"));
+    let mut staff = clerk;
+    staff[5] = "municipal_staff";
+    let out = ok(&roomtax_with_stdin(
+        d,
+        &staff,
+        "another passphrase entirely\n",
+    ));
+    assert!(
+        out.contains("password of clerk@westfield.example was left unchanged"),
+        "{out}"
+    );
+    // set-password: unknown email and weak passwords refused; then a new password.
+    let set = [
+        "admin",
+        "set-password",
+        "--email",
+        "clerk@westfield.example",
+        "--password-stdin",
+    ];
+    assert!(refused(&roomtax_with_stdin(d, &set, "short\n")).contains("password"));
+    let mut unknown = set;
+    unknown[3] = "nobody@westfield.example";
+    assert!(
+        refused(&roomtax_with_stdin(
+            d,
+            &unknown,
+            "a long enough passphrase\n"
+        ))
+        .contains("no user has the email nobody@westfield.example")
+    );
+    let second = "second passphrase for the clerk";
+    assert!(ok(&roomtax_with_stdin(d, &set, &format!("{second}\n"))).contains("password of"));
+
+    // Serve, and sign in over HTTP with the new password (the old one fails).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+        .args(["serve"])
+        .current_dir(d)
+        .env("DATABASE_URL", "sqlite://data/cli.db")
+        .env("ROOMTAX_PORT", port.to_string())
+        .env_remove("ROOMTAX_DATABASE_URL")
+        .env_remove("ROOMTAX_CONFIG")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let sign_in = |password: &str| -> String {
+        let started = Instant::now();
+        let mut conn = loop {
+            if let Ok(c) = std::net::TcpStream::connect(&addr) {
+                break c;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let body = format!(r#"{{"email":"clerk@westfield.example","password":"{password}"}}"#);
+        write!(
+            conn,
+            "POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        conn.read_to_string(&mut response).unwrap();
+        response
+    };
+    let old = sign_in(first);
+    let new = sign_in(second);
+    let _ = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
+    let _ = server.wait();
+    assert!(old.starts_with("HTTP/1.1 401"), "{old}");
+    assert!(new.starts_with("HTTP/1.1 200"), "{new}");
+    assert!(new.contains("\"access_token\""), "{new}");
+}
