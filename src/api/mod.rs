@@ -104,6 +104,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(payors::update::update)
         .service(payors::close::close)
         .service(payors::establishments::create)
+        .service(payors::establishments::show)
         .service(payors::establishments::update)
         .service(payors::establishments::close)
         .service(admin::grants::create)

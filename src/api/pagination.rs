@@ -1,9 +1,11 @@
 //! Cursor pagination shared by every list endpoint.
 //!
 //! Contract: `limit` is 1..=200 (default 50); `cursor` is the opaque value a
-//! previous page returned as `next_cursor` (the last item's slug for lists in
-//! slug order; a [`TimeCursor`] for newest-first lists). A page shorter than
-//! `limit` has no `next_cursor`.
+//! previous page returned as `next_cursor` (the last item's slug for the
+//! public lists in slug order; a [`KeyCursor`] for lists in id order; a
+//! [`TimeCursor`] for newest-first lists). A cursor this service did not
+//! return is a 400 `invalid-parameter` problem naming `cursor`, never an
+//! empty page. A page shorter than `limit` has no `next_cursor`.
 
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::NaiveDateTime;
@@ -80,15 +82,9 @@ impl TimeCursor {
         URL_SAFE_NO_PAD.encode(format!("{}|{}", self.at.format(CURSOR_TIME), self.id))
     }
 
-    /// Parse a cursor a previous page returned; anything else is a 422 naming `cursor`.
+    /// Parse a cursor a previous page returned; anything else is a 400 naming `cursor`.
     pub fn parse(text: &str) -> Result<Self, ApiError> {
-        let bad = || {
-            ApiError::invalid(
-                "cursor",
-                "opaque_cursor",
-                "pass back the `next_cursor` of the previous page unchanged",
-            )
-        };
+        let bad = bad_cursor;
         let bytes = URL_SAFE_NO_PAD.decode(text).map_err(|_| bad())?;
         let decoded = String::from_utf8(bytes).map_err(|_| bad())?;
         let (at, id) = decoded.split_once('|').ok_or_else(bad)?;
@@ -97,6 +93,47 @@ impl TimeCursor {
             return Err(bad());
         }
         Ok(Self::new(at, id))
+    }
+}
+
+/// The error for a cursor this service did not return.
+fn bad_cursor() -> ApiError {
+    ApiError::InvalidParameter {
+        name: "cursor".into(),
+        message: "not a cursor this service returned: pass back the `next_cursor` of the previous page unchanged".into(),
+    }
+}
+
+/// The position after an item of a list in key (id) order. Opaque on the
+/// wire: base64url of `after:<key>`, so that a made-up value is refused
+/// rather than read as a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyCursor(pub String);
+
+const KEY_MARK: &str = "after:";
+/// Longest key a cursor may carry, in bytes.
+const KEY_MAX: usize = 200;
+
+impl KeyCursor {
+    /// The wire form.
+    pub fn encode(key: &str) -> String {
+        URL_SAFE_NO_PAD.encode(format!("{KEY_MARK}{key}"))
+    }
+
+    /// Parse a cursor a previous page returned; anything else is a 400 naming `cursor`.
+    pub fn parse(text: &str) -> Result<Self, ApiError> {
+        let bytes = URL_SAFE_NO_PAD.decode(text).map_err(|_| bad_cursor())?;
+        let decoded = String::from_utf8(bytes).map_err(|_| bad_cursor())?;
+        match decoded.strip_prefix(KEY_MARK) {
+            Some(key)
+                if !key.is_empty()
+                    && key.len() <= KEY_MAX
+                    && !key.chars().any(char::is_control) =>
+            {
+                Ok(Self(key.to_owned()))
+            }
+            _ => Err(bad_cursor()),
+        }
     }
 }
 
@@ -120,7 +157,27 @@ mod tests {
             &URL_SAFE_NO_PAD.encode("2026-01-01|x"),
         ] {
             assert!(
-                matches!(TimeCursor::parse(bad), Err(ApiError::Validation(ref e)) if e[0].field == "cursor"),
+                matches!(TimeCursor::parse(bad), Err(ApiError::InvalidParameter { ref name, .. }) if name == "cursor"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn key_cursors_round_trip_and_made_up_ones_are_refused() {
+        let id = "5b0c8c1e-0000-4000-8000-000000000001";
+        assert_eq!(KeyCursor::parse(&KeyCursor::encode(id)).unwrap().0, id);
+        for bad in [
+            "garbage",
+            "",
+            "%%",
+            id,
+            &URL_SAFE_NO_PAD.encode("after:"),
+            &URL_SAFE_NO_PAD.encode("after:a\0b"),
+            &URL_SAFE_NO_PAD.encode("before:x"),
+        ] {
+            assert!(
+                matches!(KeyCursor::parse(bad), Err(ApiError::InvalidParameter { ref name, .. }) if name == "cursor"),
                 "{bad}"
             );
         }

@@ -5,8 +5,12 @@
 //! (`Db::run_scoped`), so row-level security hides every other tenant's rows
 //! even if a filter were forgotten. Updates are optimistic: they match the
 //! version the caller read and bump it (the ETag); a stale version updates
-//! nothing.
+//! nothing. The `legal_name_key` column (the name's lower case, from
+//! `domain::registry::search_key`) is written here on every insert and
+//! update, so no caller can let it drift from `legal_name`; [`PayorRow`]
+//! does not carry it, hence the explicit column list of every read.
 
+use chrono::NaiveDate;
 use diesel::prelude::*;
 
 use super::{
@@ -14,20 +18,59 @@ use super::{
     models::{EstablishmentRow, PayorRow},
     schema::{establishments, payors},
 };
+use crate::domain::registry::{RegistryStatus, search_key};
 
 diesel::define_sql_function! {
     /// `substr(text, start, length)`, characters counted from 1 (SQLite and PostgreSQL).
     fn substr(text: diesel::sql_types::Text, start: diesel::sql_types::Integer, length: diesel::sql_types::Integer) -> diesel::sql_types::Text;
 }
 
+/// The column types of [`PayorRow`], in its field order.
+type PayorColumns = (
+    payors::municipality_id,
+    payors::id,
+    payors::legal_name,
+    payors::dba,
+    payors::contact_name,
+    payors::contact_email,
+    payors::contact_phone,
+    payors::mailing_address,
+    payors::seller_permit,
+    payors::annual_election,
+    payors::fiscal_year_end_month,
+    payors::closed_on,
+    payors::version,
+    payors::created_at,
+    payors::updated_at,
+);
+
+/// The columns of [`PayorRow`], in its field order.
+const PAYOR_COLUMNS: PayorColumns = (
+    payors::municipality_id,
+    payors::id,
+    payors::legal_name,
+    payors::dba,
+    payors::contact_name,
+    payors::contact_email,
+    payors::contact_phone,
+    payors::mailing_address,
+    payors::seller_permit,
+    payors::annual_election,
+    payors::fiscal_year_end_month,
+    payors::closed_on,
+    payors::version,
+    payors::created_at,
+    payors::updated_at,
+);
+
 /// Which payors a list returns.
 #[derive(Debug, Clone, Default)]
 pub struct PayorQuery {
     /// Only these ids (an operator's own, a disclosure's); `None` = all.
     pub only: Option<Vec<String>>,
-    /// `Some(true)`: open only; `Some(false)`: closed only.
-    pub open: Option<bool>,
-    /// Case-sensitive prefix of the legal name.
+    /// Only payors with this status on the given day.
+    pub status: Option<(RegistryStatus, NaiveDate)>,
+    /// Case-insensitive prefix of the legal name (compared by search key).
     pub name_prefix: Option<String>,
     /// Ids after this one (cursor), in id order.
     pub after: Option<String>,
@@ -38,7 +81,7 @@ pub struct PayorQuery {
 /// Insert a payor.
 pub fn insert(conn: &mut DbConn, row: &PayorRow) -> QueryResult<()> {
     diesel::insert_into(payors::table)
-        .values(row)
+        .values((row, payors::legal_name_key.eq(search_key(&row.legal_name))))
         .execute(conn)
         .map(|_| ())
 }
@@ -46,6 +89,7 @@ pub fn insert(conn: &mut DbConn, row: &PayorRow) -> QueryResult<()> {
 /// One payor of the tenant.
 pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Option<PayorRow>> {
     payors::table
+        .select(PAYOR_COLUMNS)
         .filter(payors::municipality_id.eq(municipality_id))
         .filter(payors::id.eq(id))
         .first(conn)
@@ -55,6 +99,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
 /// A page of the tenant's payors.
 pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryResult<Vec<PayorRow>> {
     let mut query = payors::table
+        .select(PAYOR_COLUMNS)
         .filter(payors::municipality_id.eq(municipality_id))
         .order(payors::id.asc())
         .limit(q.limit)
@@ -62,17 +107,23 @@ pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryRes
     if let Some(only) = &q.only {
         query = query.filter(payors::id.eq_any(only.clone()));
     }
-    match q.open {
-        Some(true) => query = query.filter(payors::closed_on.is_null()),
-        Some(false) => query = query.filter(payors::closed_on.is_not_null()),
+    match q.status {
+        Some((RegistryStatus::Open, _)) => query = query.filter(payors::closed_on.is_null()),
+        Some((RegistryStatus::Closing, today)) => {
+            query = query.filter(payors::closed_on.gt(today));
+        }
+        Some((RegistryStatus::Closed, today)) => {
+            query = query.filter(payors::closed_on.le(today));
+        }
         None => {}
     }
     if let Some(prefix) = &q.name_prefix {
         // `substr` counts characters on both backends and `=` compares exactly,
         // whatever the database's collation (a range on a linguistic collation
-        // would not be a prefix test).
-        let chars = i32::try_from(prefix.chars().count()).unwrap_or(i32::MAX);
-        query = query.filter(substr(payors::legal_name, 1, chars).eq(prefix.clone()));
+        // would not be a prefix test). Both sides are folded by `search_key`.
+        let key = search_key(prefix);
+        let chars = i32::try_from(key.chars().count()).unwrap_or(i32::MAX);
+        query = query.filter(substr(payors::legal_name_key, 1, chars).eq(key));
     }
     if let Some(after) = &q.after {
         query = query.filter(payors::id.gt(after.clone()));
@@ -89,9 +140,34 @@ pub fn update(conn: &mut DbConn, row: &PayorRow, expected_version: i64) -> Query
             .filter(payors::id.eq(&row.id))
             .filter(payors::version.eq(expected_version)),
     )
-    .set(row)
+    .set((row, payors::legal_name_key.eq(search_key(&row.legal_name))))
     .execute(conn)
     .map(|n| n == 1)
+}
+
+/// Bump a payor's version and `updated_at` because one of its establishments
+/// changed (the payor's representation shows them). Returns the new version.
+pub fn touch(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    id: &str,
+    at: chrono::NaiveDateTime,
+) -> QueryResult<i64> {
+    diesel::update(
+        payors::table
+            .filter(payors::municipality_id.eq(municipality_id))
+            .filter(payors::id.eq(id)),
+    )
+    .set((
+        payors::version.eq(payors::version + 1),
+        payors::updated_at.eq(at),
+    ))
+    .execute(conn)?;
+    payors::table
+        .select(payors::version)
+        .filter(payors::municipality_id.eq(municipality_id))
+        .filter(payors::id.eq(id))
+        .first(conn)
 }
 
 /// Insert an establishment.

@@ -81,6 +81,7 @@ diesel::table! {
         version -> BigInt,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        legal_name_key -> Text,
     }
 }
 

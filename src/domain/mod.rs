@@ -14,6 +14,7 @@
 
 pub mod calendar;
 pub mod compute;
+pub mod disclosure;
 pub mod error;
 pub mod explain;
 pub mod money;
@@ -22,6 +23,7 @@ pub mod policy;
 pub mod presets;
 pub mod quote;
 pub mod tenant;
+pub mod registry;
 
 #[cfg(test)]
 mod schema_tests;

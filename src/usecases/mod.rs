@@ -9,3 +9,5 @@
 
 pub mod accounts;
 pub mod tenants;
+pub mod disclosures;
+pub mod payors;

@@ -86,6 +86,11 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("update_payor", WRITERS_422),
         ("close_payor", WRITERS_422),
         ("create_establishment", WRITERS_422),
+        // Read like a payor; the establishment id exists nowhere, so readers get 404 too.
+        (
+            "get_establishment",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
         ("update_establishment", WRITERS_422),
         ("close_establishment", WRITERS_422),
         // Municipal administration (clerk-treasurer).

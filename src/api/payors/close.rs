@@ -1,23 +1,28 @@
-//! `POST /v1/municipalities/{municipality}/payors/{payor}/close`: record that a payor closed.
+//! `POST /v1/municipalities/{municipality}/payors/{payor}/close`: record that a payor closes or closed.
 //!
 //! Contract: authorised like an update (clerk-treasurer, staff, `payors:write`)
 //! and conditional like one (`If-Match` required, 428 / 412). `closed_on` is
-//! required; closing a payor that already has a closing date is 409. Its
+//! required; a future date shows the payor `closing` until that date, then
+//! `closed`. Closing a payor that already has a closing date is 409. Its
 //! establishments are not closed with it (each has its own close). Answers
 //! 200 with the payor and its new `ETag`; the write is logged (action `close`).
 
 use actix_web::{HttpResponse, http::header, post, web};
 
-use super::{Actor, CloseRequest, IF_MATCH_DOC, IfMatch, Payor, etag, payor_for_write};
+use super::{
+    CloseRequest, IfMatch, Payor,
+    precondition::{IF_MATCH_DOC, etag},
+    today,
+};
 use crate::{
     api::{caller::InMunicipality, extract::ApiJson},
     app::AppState,
-    db,
     error::{ApiError, Problem},
     tenancy::Action,
+    usecases::payors::{Actor, registry},
 };
 
-/// Record the date a payor closed (needs `If-Match`).
+/// Record the date a payor closes or closed (needs `If-Match`).
 #[utoipa::path(
     operation_id = "close_payor",
     tag = "payors",
@@ -35,7 +40,7 @@ use crate::{
         (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The caller's role here does not allow closing payors", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality or payor, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The payor is already closed", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The payor already has a closing date", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` names another version: read the payor again", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
@@ -58,27 +63,13 @@ pub async fn close(
     let precondition = if_match.required()?;
     let (_, payor_id) = path.into_inner();
     let actor = Actor::of(&ctx)?;
-    let payor = state
+    let record = state
         .db
         .run_scoped(ctx.db_scope(), move |conn| {
-            let mut row = payor_for_write(conn, ctx.municipality_id, &payor_id)?;
-            precondition.check(row.version)?;
-            if let Some(on) = row.closed_on {
-                return Err(ApiError::Conflict(format!(
-                    "this payor is already closed (on {on})"
-                )));
-            }
-            let read = row.version;
-            row.closed_on = Some(closed_on);
-            row.version = read + 1;
-            row.updated_at = db::identity::now();
-            if !db::payors::update(conn, &row, read)? {
-                return Err(ApiError::PreconditionFailed);
-            }
-            actor.log_write(conn, &ctx, "payor", &row.id, "close")?;
-            Payor::load(conn, row)
+            registry::close(conn, &ctx, &actor, &payor_id, &precondition, closed_on)
         })
         .await?;
+    let payor = Payor::from_record(record, today())?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(payor.version)))
         .json(payor))

@@ -2,19 +2,24 @@
 //!
 //! Contract: clerk-treasurer, municipal staff or an API client with
 //! `payors:write` (others related to the municipality 403, unrelated 404);
-//! every field validated (422 naming field and rule); the new payor has a
-//! fresh UUID and version 1; answers 201 with `Location` and `ETag`. The write
-//! is logged (action `create`).
+//! every field validated (422 naming field and rule), the annual election
+//! against the municipality's policy (Hayward: calendar only); the new payor
+//! has a fresh UUID and version 1; answers 201 with `Location` and `ETag`.
+//! The write is logged (action `create`).
 
 use actix_web::{HttpResponse, http::header, post, web};
 
-use super::{Actor, NewPayor, Payor, etag, payor_location};
+use super::{
+    NewPayor, Payor,
+    precondition::{etag, payor_location},
+    today,
+};
 use crate::{
     api::{caller::InMunicipality, extract::ApiJson},
     app::AppState,
-    db,
     error::{ApiError, Problem},
     tenancy::Action,
+    usecases::payors::{Actor, registry},
 };
 
 /// Register a payor (a business that owes the tax) in the municipality.
@@ -36,7 +41,7 @@ use crate::{
         (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "A field breaks a rule (a fiscal `annual_election` where the ordinance allows only a calendar year included); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors")]
@@ -48,21 +53,16 @@ pub async fn create(
     let InMunicipality { ctx, municipality } = here;
     ctx.require(Action::WritePayors)?;
     let ApiJson(body) = body?;
-    let fields = body.parse()?;
+    let new = body.parse()?;
     let actor = Actor::of(&ctx)?;
-    let payor = state
+    let today = today();
+    let record = state
         .db
         .run_scoped(ctx.db_scope(), move |conn| {
-            let row = fields.into_row(
-                ctx.municipality_id,
-                db::identity::new_id(),
-                db::identity::now(),
-            );
-            db::payors::insert(conn, &row)?;
-            actor.log_write(conn, &ctx, "payor", &row.id, "create")?;
-            Payor::from_rows(row, Vec::new())
+            registry::create(conn, &ctx, &actor, new, today)
         })
         .await?;
+    let payor = Payor::from_record(record, today)?;
     Ok(HttpResponse::Created()
         .insert_header((
             header::LOCATION,

@@ -3,30 +3,29 @@
 //! Contract: the page holds only payors `payor_filter` lets the caller read
 //! (all of them for clerk-treasurer, staff and `payors:read`/`payors:write`
 //! clients; an operator's own; a disclosure's named payors), in id order,
-//! filtered by `status` and by a case-sensitive prefix of the legal name.
-//! A caller who may read no payor here gets 404. Paging follows
-//! `api::pagination` (`limit` 1..=200, default 50; `cursor` = the last id).
-//! Legal names are confidential, so each payor on the page gets its own
-//! access-log entry (record type `payor`), in the transaction of the read.
+//! filtered by `status` (on today's date: `open`, `closing`, `closed`) and by
+//! a case-insensitive prefix of the legal name (Unicode lower case on both
+//! backends: `ä` finds `Ä`; see `domain::registry::search_key`). A caller
+//! who may read no payor here gets 404, before its parameters are judged.
+//! Paging follows `api::pagination` (`limit` 1..=200, default 50; `cursor`
+//! an opaque [`KeyCursor`]; a made-up cursor is 400). Legal names are
+//! confidential, so each payor on the page gets its own access-log entry.
 
 use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::{Actor, PayorList, PayorSummary, Reading, RegistryStatus};
+use super::{PayorList, PayorSummary, RegistryStatus, today};
 use crate::{
     api::{
         caller::InMunicipality,
         extract::ApiQuery,
-        pagination::{PageParams, next_cursor},
+        pagination::{KeyCursor, next_cursor, validate_limit},
     },
     app::AppState,
-    db::{self, payors::PayorQuery},
     error::{ApiError, Problem},
+    usecases::payors::{Actor, registry},
 };
-
-/// Longest `name` prefix accepted.
-const NAME_PREFIX_MAX: usize = 200;
 
 /// Paging and filters of the payor list.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -36,13 +35,45 @@ pub struct PayorListParams {
     /// Items per page, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
-    /// The `next_cursor` of the previous page; omit for the first page.
+    /// The `next_cursor` of the previous page, unchanged; omit for the first page.
     pub cursor: Option<String>,
-    /// `open` (no closing date recorded) or `closed`; omit for both.
+    /// `open` (no closing date), `closing` (a closing date still to come) or `closed`; omit for all.
     #[param(inline)]
     pub status: Option<RegistryStatus>,
-    /// Only payors whose legal name starts with this text (case-sensitive, 1 to 200 characters).
+    /// Only payors whose legal name starts with this text, ignoring case (1 to 200 characters).
+    #[param(max_length = 200, min_length = 1)]
     pub name: Option<String>,
+}
+
+impl PayorListParams {
+    fn parse(self) -> Result<registry::ListRequest, ApiError> {
+        let limit = validate_limit(self.limit)?;
+        let after = self.cursor.as_deref().map(KeyCursor::parse).transpose()?;
+        let name_prefix = match self.name {
+            None => None,
+            Some(raw) if raw.is_empty() || raw.chars().count() > 200 => {
+                return Err(ApiError::invalid(
+                    "name",
+                    "length",
+                    "must be 1 to 200 characters",
+                ));
+            }
+            Some(raw) if raw.chars().any(char::is_control) => {
+                return Err(ApiError::invalid(
+                    "name",
+                    "no_control_characters",
+                    "must not contain control characters",
+                ));
+            }
+            Some(raw) => Some(raw),
+        };
+        Ok(registry::ListRequest {
+            status: self.status,
+            name_prefix,
+            after: after.map(|c| c.0),
+            limit,
+        })
+    }
 }
 
 /// List the payors the caller may see (each one listed is written to the access log).
@@ -56,7 +87,7 @@ pub struct PayorListParams {
     ),
     responses(
         (status = 200, description = "A page of payors", body = PayorList),
-        (status = 400, description = "Unparseable or unknown parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Unparseable or unknown parameter, or a `cursor` this service did not return", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality, or the caller may see no payor in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Parameter out of range", body = Problem, content_type = "application/problem+json")
@@ -69,40 +100,25 @@ pub async fn list(
     params: Result<ApiQuery<PayorListParams>, ApiError>,
 ) -> Result<web::Json<PayorList>, ApiError> {
     let InMunicipality { ctx, .. } = here;
+    // Authorise before judging the parameters. Every active disclosure grant
+    // names at least one payor, so its id stands in for the payors it covers
+    // (the use case resolves them) in deciding between a page and 404.
+    ctx.payor_filter(&ctx.disclosure_ids())?;
+    let ApiQuery(params) = params?;
+    let request = params.parse()?;
+    let limit = request.limit;
     let actor = Actor::of(&ctx)?;
-    state
+    let today = today();
+    let rows = state
         .db
         .run_scoped(ctx.db_scope(), move |conn| {
-            let reading = Reading::resolve(conn, &ctx)?;
-            let ApiQuery(params) = params?;
-            let limit = PageParams {
-                limit: params.limit,
-                cursor: None,
-            }
-            .limit()?;
-            if let Some(name) = &params.name
-                && (name.is_empty() || name.chars().count() > NAME_PREFIX_MAX)
-            {
-                return Err(ApiError::invalid(
-                    "name",
-                    "length",
-                    format!("must be 1 to {NAME_PREFIX_MAX} characters"),
-                ));
-            }
-            let query = PayorQuery {
-                only: reading.only(),
-                open: params.status.map(|s| s == RegistryStatus::Open),
-                name_prefix: params.name,
-                after: params.cursor,
-                limit: i64::from(limit),
-            };
-            let rows = db::payors::list(conn, ctx.municipality_id, &query)?;
-            for row in &rows {
-                reading.log(conn, &actor, &row.id)?;
-            }
-            let items: Vec<PayorSummary> = rows.into_iter().map(PayorSummary::from_row).collect();
-            let next_cursor = next_cursor(&items, limit, |p| p.id.clone());
-            Ok(web::Json(PayorList { items, next_cursor }))
+            registry::list(conn, &ctx, &actor, request, today)
         })
-        .await
+        .await?;
+    let items: Vec<PayorSummary> = rows
+        .into_iter()
+        .map(|r| PayorSummary::from_row(r, today))
+        .collect();
+    let next_cursor = next_cursor(&items, limit, |p| KeyCursor::encode(&p.id));
+    Ok(web::Json(PayorList { items, next_cursor }))
 }

@@ -1,77 +1,111 @@
 //! Entity tags and `If-Match`: the optimistic concurrency of registry writes.
 //!
-//! Contract: ETags are strong and quoted (`"<version>"`); a conditional write
-//! needs `If-Match` naming the version it read (428 without one, `*` included;
-//! 412 when it names another), judged only after authorisation.
+//! Contract: ETags are strong and quoted (`"<version>"`). A conditional
+//! write needs `If-Match` (428 without one), judged only after
+//! authorisation, as RFC 9110 §13.1.1 says: `*` matches any current
+//! representation (the write goes ahead on an existing record; a missing
+//! one stays 404); a list (`"1", "2"`, or several `If-Match` headers)
+//! matches when any member names the current version; the comparison is
+//! strong, so a weak tag (`W/"2"`) or a malformed one never matches (412).
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header};
 
-use crate::error::ApiError;
+use crate::{error::ApiError, usecases::payors::Precondition};
 
 /// The strong, quoted entity tag of a version.
-pub(super) fn etag(version: i64) -> String {
+pub fn etag(version: i64) -> String {
     format!("\"{version}\"")
 }
 
 /// `/v1/municipalities/{slug}/payors/{id}`.
-pub(super) fn payor_location(slug: &str, payor_id: &str) -> String {
+pub fn payor_location(slug: &str, payor_id: &str) -> String {
     format!("/v1/municipalities/{slug}/payors/{payor_id}")
 }
 
-/// The `If-Match` header as sent (never fails: it is judged after authorisation).
+/// `/v1/municipalities/{slug}/payors/{payor}/establishments/{id}`.
+pub fn establishment_location(slug: &str, payor_id: &str, id: &str) -> String {
+    format!("{}/establishments/{id}", payor_location(slug, payor_id))
+}
+
+/// The `If-Match` header values as sent (never fails: judged after authorisation).
 #[derive(Debug, Clone)]
-pub struct IfMatch(Option<String>);
+pub struct IfMatch(Vec<String>);
 
 impl FromRequest for IfMatch {
     type Error = ApiError;
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let value = req
+        let values = req
             .headers()
-            .get(header::IF_MATCH)
-            .map(|v| v.to_str().unwrap_or("").to_owned());
-        std::future::ready(Ok(Self(value)))
+            .get_all(header::IF_MATCH)
+            .map(|v| v.to_str().unwrap_or("").to_owned())
+            .collect();
+        std::future::ready(Ok(Self(values)))
     }
 }
-
-/// The versions an `If-Match` header names.
-#[derive(Debug, Clone)]
-pub(super) struct Precondition(Vec<i64>);
 
 impl IfMatch {
-    /// 428 unless the header names at least one entity tag (`*` names none: an
-    /// update must say which version it read). Weak or malformed tags never match.
-    pub(super) fn required(&self) -> Result<Precondition, ApiError> {
-        let raw = self.0.as_deref().map(str::trim).unwrap_or("");
-        if raw.is_empty() || raw == "*" {
-            return Err(ApiError::PreconditionRequired);
+    /// What the header asks for; 428 when it is missing or blank.
+    pub fn required(&self) -> Result<Precondition, ApiError> {
+        let members: Vec<&str> = self
+            .0
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .collect();
+        match members.as_slice() {
+            [] => Err(ApiError::PreconditionRequired),
+            ["*"] => Ok(Precondition::Any),
+            tags => Ok(Precondition::OneOf(
+                tags.iter().filter_map(|tag| strong_version(tag)).collect(),
+            )),
         }
-        Ok(Precondition(
-            raw.split(',')
-                .filter_map(|tag| {
-                    tag.trim()
-                        .strip_prefix('"')?
-                        .strip_suffix('"')?
-                        .parse::<i64>()
-                        .ok()
-                })
-                .collect(),
-        ))
     }
 }
 
-impl Precondition {
-    /// 412 unless `version` is one the caller read.
-    pub(super) fn check(&self, version: i64) -> Result<(), ApiError> {
-        if self.0.contains(&version) {
-            Ok(())
-        } else {
-            Err(ApiError::PreconditionFailed)
-        }
-    }
+/// The version a strong tag `"<n>"` names (`None` for weak or malformed tags).
+fn strong_version(tag: &str) -> Option<i64> {
+    tag.strip_prefix('"')?.strip_suffix('"')?.parse().ok()
 }
 
 /// `If-Match` parameter documentation, shared by every conditional write.
-pub(super) const IF_MATCH_DOC: &str =
-    "The ETag of the version read, e.g. `\"3\"` (required; a stale one is refused with 412)";
+pub const IF_MATCH_DOC: &str = "The ETag of the version read, e.g. `\"3\"`, a list of them, or `*` for whatever version is current (required; a stale or weak tag is refused with 412)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(values: &[&str]) -> Result<Precondition, ApiError> {
+        IfMatch(values.iter().map(|v| (*v).to_owned()).collect()).required()
+    }
+
+    #[test]
+    fn if_match_follows_rfc_9110() {
+        assert!(matches!(parse(&[]), Err(ApiError::PreconditionRequired)));
+        assert!(matches!(
+            parse(&["  "]),
+            Err(ApiError::PreconditionRequired)
+        ));
+        assert_eq!(parse(&["*"]).unwrap(), Precondition::Any);
+        assert_eq!(parse(&[" * "]).unwrap(), Precondition::Any);
+        assert_eq!(
+            parse(&["\"1\", \"2\""]).unwrap(),
+            Precondition::OneOf(vec![1, 2])
+        );
+        assert_eq!(
+            parse(&["\"1\"", "\"3\""]).unwrap(),
+            Precondition::OneOf(vec![1, 3])
+        );
+        assert_eq!(
+            parse(&["W/\"2\", 2, \"x\""]).unwrap(),
+            Precondition::OneOf(vec![])
+        );
+        assert_eq!(
+            parse(&["*, \"2\""]).unwrap(),
+            Precondition::OneOf(vec![2]),
+            "* inside a list is malformed and matches nothing itself"
+        );
+    }
+}

@@ -4,16 +4,17 @@
 //! outside the caller's view is 404, exactly like a missing one: an operator
 //! asking for another payor of its municipality included). Every successful
 //! read appends one access-log entry (record type `payor`) in the same
-//! transaction. The `ETag` is the payor's version.
+//! transaction. The `ETag` is the payor's version (which its establishments'
+//! writes bump too).
 
 use actix_web::{HttpResponse, get, http::header, web};
 
-use super::{Actor, Payor, Reading, etag};
+use super::{Payor, precondition::etag, today};
 use crate::{
     api::caller::InMunicipality,
     app::AppState,
-    db,
     error::{ApiError, Problem},
+    usecases::payors::{Actor, registry},
 };
 
 /// One payor with its establishments (each read is written to the access log).
@@ -41,19 +42,13 @@ pub async fn show(
     let InMunicipality { ctx, .. } = here;
     let (_, payor_id) = path.into_inner();
     let actor = Actor::of(&ctx)?;
-    let payor = state
+    let record = state
         .db
         .run_scoped(ctx.db_scope(), move |conn| {
-            let reading = Reading::resolve(conn, &ctx)?;
-            if !reading.may_read(&payor_id) {
-                return Err(ApiError::NotFound("payor"));
-            }
-            let row = db::payors::get(conn, ctx.municipality_id, &payor_id)?
-                .ok_or(ApiError::NotFound("payor"))?;
-            reading.log(conn, &actor, &row.id)?;
-            Payor::load(conn, row)
+            registry::show(conn, &ctx, &actor, &payor_id)
         })
         .await?;
+    let payor = Payor::from_record(record, today())?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(payor.version)))
         .json(payor))

@@ -3,21 +3,27 @@
 //! Contract: clerk-treasurer, municipal staff or an API client with
 //! `payors:write` (an operator 403, even for its own payor; unrelated callers
 //! 404). The body is any subset of the create fields (unknown fields refused;
-//! `null` clears an optional field, and is refused for a required one).
-//! `If-Match` is required (428) and must name the current version (412); the
-//! update matches that version in the database and bumps it, so a concurrent
-//! writer loses with 412 rather than being overwritten. Answers 200 with the
-//! payor and its new `ETag`; the write is logged (action `update`).
+//! `null` clears an optional field, and is refused for a required one); a
+//! change of the annual election is judged against the municipality's
+//! policy. `If-Match` is required (428) and must match the current version
+//! (412; `*` matches any); the update matches that version in the database
+//! and bumps it, so a concurrent writer loses with 412 rather than being
+//! overwritten. Answers 200 with the payor and its new `ETag`; the write is
+//! logged (action `update`).
 
 use actix_web::{HttpResponse, http::header, patch, web};
 
-use super::{Actor, IF_MATCH_DOC, IfMatch, Payor, PayorPatch, etag, payor_for_write};
+use super::{
+    IfMatch, Payor, PayorPatch,
+    precondition::{IF_MATCH_DOC, etag},
+    today,
+};
 use crate::{
     api::{caller::InMunicipality, extract::ApiJson},
     app::AppState,
-    db,
     error::{ApiError, Problem},
     tenancy::Action,
+    usecases::payors::{Actor, registry},
 };
 
 /// Change a payor's fields (needs `If-Match`).
@@ -60,22 +66,14 @@ pub async fn update(
     let precondition = if_match.required()?;
     let (_, payor_id) = path.into_inner();
     let actor = Actor::of(&ctx)?;
-    let payor = state
+    let today = today();
+    let record = state
         .db
         .run_scoped(ctx.db_scope(), move |conn| {
-            let mut row = payor_for_write(conn, ctx.municipality_id, &payor_id)?;
-            precondition.check(row.version)?;
-            let read = row.version;
-            changes.apply(&mut row)?;
-            row.version = read + 1;
-            row.updated_at = db::identity::now();
-            if !db::payors::update(conn, &row, read)? {
-                return Err(ApiError::PreconditionFailed);
-            }
-            actor.log_write(conn, &ctx, "payor", &row.id, "update")?;
-            Payor::load(conn, row)
+            registry::update(conn, &ctx, &actor, &payor_id, &precondition, changes, today)
         })
         .await?;
+    let payor = Payor::from_record(record, today)?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(payor.version)))
         .json(payor))

@@ -146,10 +146,11 @@ async fn the_clerk_reviews_this_municipalitys_reads_newest_first() {
         "rfc3339",
     )
     .await;
-    assert_invalid(
+    crate::helpers::check::assert_problem(
         app.get_as(&clerk, &format!("{LOG}?cursor=nonsense")).await,
-        "cursor",
-        "opaque_cursor",
+        400,
+        "invalid-parameter",
+        Some("cursor"),
     )
     .await;
     assert_invalid(

@@ -4,10 +4,13 @@ use chrono::{Duration, SecondsFormat, Utc};
 use roomtax::demo::{HAYWARD_LODGE_ID, MONTELLO_CAMPGROUND_ID, MONTELLO_MOTEL_ID};
 use serde_json::{Value, json};
 
-use super::{
-    CLERK, COMMISSION, HAYWARD_CLERK, STAFF, assert_invalid, assert_refusals, delete, get_ok, post,
+use reqwest::Method;
+
+use super::{CLERK, COMMISSION, HAYWARD_CLERK, STAFF, assert_refusals, delete, get_ok, post};
+use crate::helpers::{
+    check::{assert_problem, rule_of},
+    spawn_demo_app,
 };
-use crate::helpers::{assert_problem, spawn_demo_app};
 
 const DISCLOSURES: &str = "/v1/municipalities/montello/disclosures";
 
@@ -54,7 +57,12 @@ async fn a_clerk_records_a_disclosure_the_grantee_sees_it_until_revoked() {
             .is_empty()
     );
 
-    let res = post(&app, Some(&clerk), DISCLOSURES, &order()).await;
+    let res = app
+        .call(Method::POST, DISCLOSURES)
+        .bearer(&clerk)
+        .json(order())
+        .send()
+        .await;
     assert_eq!(res.status(), 201);
     let created: Value = res.json().await.unwrap();
     assert_eq!(created["basis"], "court_order");
@@ -75,15 +83,45 @@ async fn a_clerk_records_a_disclosure_the_grantee_sees_it_until_revoked() {
     let list = get_ok(&app, &clerk, DISCLOSURES).await;
     assert_eq!(list["items"][0]["id"], id.as_str());
     assert_eq!(list["items"][0]["grantee"]["email"], COMMISSION);
-    assert_problem(app.get_as(&staff, DISCLOSURES).await, 403, "forbidden").await;
-    assert_problem(app.get_as(&hayward, DISCLOSURES).await, 404, "not-found").await;
-    assert_problem(app.get_as(&grantee, DISCLOSURES).await, 403, "forbidden").await;
-    assert_problem(app.get(DISCLOSURES).await, 401, "unauthorized").await;
+    assert_problem(
+        app.get_as(&staff, DISCLOSURES).await,
+        403,
+        "forbidden",
+        None,
+    )
+    .await;
+    assert_problem(
+        app.get_as(&hayward, DISCLOSURES).await,
+        404,
+        "not-found",
+        None,
+    )
+    .await;
+    assert_problem(
+        app.get_as(&grantee, DISCLOSURES).await,
+        403,
+        "forbidden",
+        None,
+    )
+    .await;
+    assert_problem(app.get(DISCLOSURES).await, 401, "unauthorized", None).await;
 
     let path = format!("{DISCLOSURES}/{id}");
-    assert_problem(delete(&app, Some(&hayward), &path).await, 404, "not-found").await;
-    assert_problem(delete(&app, Some(&staff), &path).await, 403, "forbidden").await;
-    assert_problem(delete(&app, None, &path).await, 401, "unauthorized").await;
+    assert_problem(
+        delete(&app, Some(&hayward), &path).await,
+        404,
+        "not-found",
+        None,
+    )
+    .await;
+    assert_problem(
+        delete(&app, Some(&staff), &path).await,
+        403,
+        "forbidden",
+        None,
+    )
+    .await;
+    assert_problem(delete(&app, None, &path).await, 401, "unauthorized", None).await;
     assert_eq!(
         get_ok(&app, &grantee, "/v1/me").await["disclosures"]
             .as_array()
@@ -108,6 +146,7 @@ async fn a_clerk_records_a_disclosure_the_grantee_sees_it_until_revoked() {
         delete(&app, Some(&clerk), &format!("{DISCLOSURES}/nope")).await,
         404,
         "not-found",
+        None,
     )
     .await;
     let all = get_ok(&app, &clerk, DISCLOSURES).await;
@@ -176,14 +215,41 @@ async fn disclosure_requests_are_validated() {
             "disclosure_basis",
         ),
         (with("reference", json!("")), "reference", "length"),
+        (
+            with("reference", json!("\u{200B}\u{00A0}")),
+            "reference",
+            "length",
+        ),
+        // Hostile input is refused before the database sees it (a NUL is a
+        // 500 on PostgreSQL if it gets there).
+        (
+            with("reference", json!("Case\u{0}1")),
+            "reference",
+            "no_control_characters",
+        ),
+        (
+            with(
+                "grantee_email",
+                json!("commission\u{0}@marquette-county.demo"),
+            ),
+            "grantee_email",
+            "no_control_characters",
+        ),
+        (
+            with("payor_ids", json!([MONTELLO_MOTEL_ID, "x\u{0}"])),
+            "payor_ids[1]",
+            "no_control_characters",
+        ),
     ];
     for (body, field, rule) in cases {
-        assert_invalid(
-            post(&app, Some(&clerk), DISCLOSURES, &body).await,
-            field,
-            rule,
-        )
-        .await;
+        let res = app
+            .call(Method::POST, DISCLOSURES)
+            .bearer(&clerk)
+            .json(body)
+            .send()
+            .await;
+        let problem = assert_problem(res, 422, "validation-failed", Some(field)).await;
+        assert_eq!(rule_of(&problem, field).as_deref(), Some(rule), "{problem}");
     }
     // Two payors of the municipality, a legal duty, an offset instant: accepted.
     let mut ok = with(
@@ -192,7 +258,12 @@ async fn disclosure_requests_are_validated() {
     );
     ok["basis"] = json!("legal_duty");
     ok["expires_at"] = json!("2027-06-30T18:00:00-05:00");
-    let res = post(&app, Some(&clerk), DISCLOSURES, &ok).await;
+    let res = app
+        .call(Method::POST, DISCLOSURES)
+        .bearer(&clerk)
+        .json(ok)
+        .send()
+        .await;
     assert_eq!(res.status(), 201);
     let created: Value = res.json().await.unwrap();
     assert_eq!(created["expires_at"], "2027-06-30T23:00:00Z");

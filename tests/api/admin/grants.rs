@@ -267,11 +267,12 @@ async fn grant_requests_are_validated_field_by_field() {
     }
     let res = post(&app, Some(&clerk), GRANTS, &with(json!({"admin": true}))).await;
     assert_problem(res, 400, "unknown-field").await;
-    assert_invalid(
+    crate::helpers::check::assert_problem(
         app.get_as(&clerk, &format!("{GRANTS}?cursor=garbage"))
             .await,
-        "cursor",
-        "opaque_cursor",
+        400,
+        "invalid-parameter",
+        Some("cursor"),
     )
     .await;
     // Nothing was created by the refused requests.

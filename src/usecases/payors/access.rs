@@ -3,10 +3,12 @@
 //! Contract: [`Reading`] asks `tenancy` (the one place that decides) inside the
 //! tenant transaction, resolving disclosure grants to their payors, and writes
 //! the access-log entry of every payor a response shows; [`Actor`] names the
-//! caller and the request in those entries.
+//! caller and the request in those entries. An establishment read is logged
+//! as a read of its payor (record type `payor`), like the establishments
+//! shown inside a payor read.
 
 use crate::{
-    db::{self, DbConn, access_log::Reader, models::PayorRow},
+    db::{self, DbConn, access_log::Reader},
     error::ApiError,
     tenancy::{MunicipalityContext, PayorFilter},
 };
@@ -17,7 +19,7 @@ use crate::{
 
 /// The actor and request an access-log entry names.
 #[derive(Debug, Clone)]
-pub(super) struct Actor {
+pub struct Actor {
     municipality_id: i64,
     kind: &'static str,
     id: String,
@@ -27,7 +29,7 @@ pub(super) struct Actor {
 impl Actor {
     /// The caller of this request. Call it in the handler, not inside the
     /// database closure: the request id lives in a task-local of the request.
-    pub(super) fn of(ctx: &MunicipalityContext) -> Result<Self, ApiError> {
+    pub fn of(ctx: &MunicipalityContext) -> Result<Self, ApiError> {
         let (kind, id) = ctx.caller.actor();
         let request_id = crate::request_context::current()
             .map(|c| c.id)
@@ -40,7 +42,8 @@ impl Actor {
         })
     }
 
-    pub(super) fn reader<'a>(&'a self, basis: &'a str) -> Reader<'a> {
+    /// The access-log reader for `basis`.
+    pub fn reader<'a>(&'a self, basis: &'a str) -> Reader<'a> {
         Reader {
             actor_kind: self.kind,
             actor_id: &self.id,
@@ -50,7 +53,7 @@ impl Actor {
     }
 
     /// Log a write (`create`, `update`, `close`) of a payor or establishment.
-    pub(super) fn log_write(
+    pub fn log_write(
         &self,
         conn: &mut DbConn,
         ctx: &MunicipalityContext,
@@ -74,7 +77,7 @@ impl Actor {
 /// What the caller may read of the registry, resolved inside the tenant
 /// transaction (disclosure grants name their payors in the database).
 #[derive(Debug)]
-pub(super) struct Reading {
+pub struct Reading {
     filter: PayorFilter,
     basis: String,
     /// Payors an operator grant binds the caller to (for the log's basis only).
@@ -85,7 +88,7 @@ pub(super) struct Reading {
 
 impl Reading {
     /// Ask the context; 404 when the caller may read no payor here.
-    pub(super) fn resolve(conn: &mut DbConn, ctx: &MunicipalityContext) -> Result<Self, ApiError> {
+    pub fn resolve(conn: &mut DbConn, ctx: &MunicipalityContext) -> Result<Self, ApiError> {
         let mut grants = Vec::new();
         for id in ctx.disclosure_ids() {
             let payors =
@@ -105,14 +108,16 @@ impl Reading {
         })
     }
 
-    pub(super) fn may_read(&self, payor_id: &str) -> bool {
+    /// Whether the caller may read this payor.
+    pub fn may_read(&self, payor_id: &str) -> bool {
         match &self.filter {
             PayorFilter::All => true,
             PayorFilter::Only(ids) => ids.iter().any(|id| id == payor_id),
         }
     }
 
-    pub(super) fn only(&self) -> Option<Vec<String>> {
+    /// The ids the caller is confined to, or `None` for every payor.
+    pub fn only(&self) -> Option<Vec<String>> {
         match &self.filter {
             PayorFilter::All => None,
             PayorFilter::Only(ids) => Some(ids.clone()),
@@ -121,7 +126,7 @@ impl Reading {
 
     /// The basis to log for reading this payor: the role, or the disclosure
     /// grant that covers it when no role does.
-    pub(super) fn basis_for(&self, payor_id: &str) -> String {
+    pub fn basis_for(&self, payor_id: &str) -> String {
         let by_role = match self.filter {
             PayorFilter::All => true,
             PayorFilter::Only(_) => self.own.iter().any(|p| p == payor_id),
@@ -137,12 +142,7 @@ impl Reading {
     }
 
     /// Append the access-log entry for showing this payor.
-    pub(super) fn log(
-        &self,
-        conn: &mut DbConn,
-        actor: &Actor,
-        payor_id: &str,
-    ) -> Result<(), ApiError> {
+    pub fn log(&self, conn: &mut DbConn, actor: &Actor, payor_id: &str) -> Result<(), ApiError> {
         let basis = self.basis_for(payor_id);
         db::access_log::record(
             conn,
@@ -153,13 +153,4 @@ impl Reading {
         )?;
         Ok(())
     }
-}
-
-/// The payor for a write, or 404.
-pub(super) fn payor_for_write(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> Result<PayorRow, ApiError> {
-    db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))
 }

@@ -1,0 +1,160 @@
+//! `/v1/municipalities/{municipality}/disclosures`: court orders and legal
+//! duties recorded as disclosure grants.
+//!
+//! Contract: clerk-treasurer only (`Action::ManageDisclosures`: staff and
+//! other roles of the municipality 403, anyone else 404). A grant names its
+//! legal reference and basis, one existing user (the grantee), the payors of
+//! this municipality it covers, and an expiry in the future and at most
+//! [`MAX_TERM_DAYS`] days away. The grantee gets read-only access to exactly
+//! those payors until expiry or revocation (enforced where payors are read,
+//! through `MunicipalityContext::payor_filter`), and sees the grant in
+//! `GET /v1/me`. Revoking sets `revoked_at`; the record stays. Nothing
+//! here is logged: references and payor ids stay out of the log. The rules
+//! of the terms are in `domain::disclosure`, the database's part in
+//! `usecases::disclosures`; handlers authorise, parse, call one use case.
+
+use actix_web::{HttpResponse, delete, get, post, web};
+mod types;
+
+use chrono::Utc;
+
+pub use types::{Disclosure, DisclosureList, DisclosureListParams, DisclosureRequest};
+
+use crate::{
+    api::{
+        admin::Page,
+        caller::InMunicipality,
+        extract::{ApiJson, ApiQuery},
+    },
+    app::AppState,
+    error::{ApiError, Problem},
+    tenancy::Action,
+    usecases::disclosures,
+};
+
+pub use crate::domain::disclosure::{DisclosureBasis, MAX_PAYORS, MAX_TERM_DAYS};
+
+/// Record a court order or legal duty: read-only access for one user to named payors until expiry.
+#[utoipa::path(
+    operation_id = "create_disclosure",
+    tag = "disclosures",
+    security(("bearer" = [])),
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    request_body = DisclosureRequest,
+    responses(
+        (status = 201, description = "Recorded; the grantee can read the named payors until expiry", body = Disclosure),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (`grantee_email` not a user, `payor_ids[i]` not a payor here, `expires_at` past or too far, ...); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/disclosures")]
+pub async fn create(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    body: Result<ApiJson<DisclosureRequest>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(Action::ManageDisclosures)?;
+    let ApiJson(body) = body?;
+    let now = Utc::now();
+    let terms = body.terms(now)?;
+    let created_by = ctx
+        .caller
+        .user_id()
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::Forbidden("only a person records disclosures".into()))?;
+    let municipality_id = municipality.id;
+    let record = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            disclosures::create(conn, municipality_id, created_by, terms, now)
+        })
+        .await?;
+    let disclosure = Disclosure::from_record(record, now)?;
+    Ok(HttpResponse::Created().json(disclosure))
+}
+
+/// List the municipality's disclosure grants, in force, expired and revoked (filter with `active=true`).
+#[utoipa::path(
+    operation_id = "list_disclosures",
+    tag = "disclosures",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        DisclosureListParams
+    ),
+    responses(
+        (status = 200, description = "A page of disclosure grants, newest first", body = DisclosureList),
+        (status = 400, description = "Unparseable parameter, or a `cursor` this service did not return", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/disclosures")]
+pub async fn list(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    params: Result<ApiQuery<DisclosureListParams>, ApiError>,
+) -> Result<web::Json<DisclosureList>, ApiError> {
+    ctx.require(Action::ManageDisclosures)?;
+    let ApiQuery(params) = params?;
+    let page = Page::parse(params.limit, params.cursor.as_deref())?;
+    let now = Utc::now();
+    let request = disclosures::ListRequest {
+        active_at: (params.active == Some(true)).then(|| now.naive_utc()),
+        before: page.before.clone(),
+        limit: page.limit,
+    };
+    let municipality_id = municipality.id;
+    let records = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            disclosures::list(conn, municipality_id, request)
+        })
+        .await?;
+    let next_cursor = page.next(&records, |r| (r.grant.created_at, r.grant.id.clone()));
+    let items = records
+        .into_iter()
+        .map(|r| Disclosure::from_record(r, now))
+        .collect::<Result<_, _>>()?;
+    Ok(web::Json(DisclosureList { items, next_cursor }))
+}
+
+/// Revoke a disclosure grant (idempotent): the grantee's access ends at its next request.
+#[utoipa::path(
+    operation_id = "revoke_disclosure",
+    tag = "disclosures",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        ("disclosure" = String, Path, description = "Disclosure grant id")
+    ),
+    responses(
+        (status = 204, description = "Revoked (or already revoked)"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality or disclosure grant, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[delete("/v1/municipalities/{municipality}/disclosures/{disclosure}")]
+pub async fn revoke(
+    state: web::Data<AppState>,
+    InMunicipality { ctx, municipality }: InMunicipality,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(Action::ManageDisclosures)?;
+    let (_, id) = path.into_inner();
+    let municipality_id = municipality.id;
+    state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            disclosures::revoke(conn, municipality_id, &id)
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

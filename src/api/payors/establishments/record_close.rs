@@ -1,0 +1,73 @@
+//! `POST .../payors/{payor}/establishments/{establishment}/close`: record that an establishment closes or closed.
+
+use actix_web::{HttpResponse, http::header, post, web};
+
+use crate::{
+    api::{
+        caller::InMunicipality,
+        extract::ApiJson,
+        payors::{
+            CloseRequest, Establishment, IfMatch,
+            precondition::{IF_MATCH_DOC, etag},
+            today,
+        },
+    },
+    app::AppState,
+    error::{ApiError, Problem},
+    tenancy::Action,
+    usecases::payors::{Actor, establishments},
+};
+
+/// Record the date an establishment closes or closed (needs `If-Match` with its version).
+#[utoipa::path(
+    operation_id = "close_establishment",
+    tag = "payors",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        ("payor" = String, Path, description = "Payor id (UUID)"),
+        ("establishment" = String, Path, description = "Establishment id (UUID)"),
+        ("If-Match" = String, Header, description = IF_MATCH_DOC)
+    ),
+    request_body = CloseRequest,
+    responses(
+        (status = 200, description = "Closed; the body is the establishment as now stored", body = Establishment,
+            headers(("ETag" = String, description = "Strong entity tag of the establishment's new version"))),
+        (status = 400, description = "Malformed JSON, unknown field or a date that does not parse", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here does not allow changing payors", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, payor or establishment of that payor, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The establishment already has a closing date", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` names another version: read the establishment again", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`closed_on` is missing or before the opening date", body = Problem, content_type = "application/problem+json"),
+        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}/close")]
+pub async fn close(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String, String)>,
+    if_match: IfMatch,
+    body: Result<ApiJson<CloseRequest>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let InMunicipality { ctx, .. } = here;
+    ctx.require(Action::WritePayors)?;
+    let ApiJson(body) = body?;
+    let closed_on = body.parse()?;
+    let precondition = if_match.required()?;
+    let (_, payor_id, id) = path.into_inner();
+    let actor = Actor::of(&ctx)?;
+    let row = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            establishments::close(conn, &ctx, &actor, &payor_id, &id, &precondition, closed_on)
+        })
+        .await?;
+    let establishment = Establishment::from_row(row, today())?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(establishment.version)))
+        .json(establishment))
+}
