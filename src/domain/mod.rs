@@ -21,6 +21,7 @@ pub mod period;
 pub mod policy;
 pub mod presets;
 pub mod quote;
+pub mod zone_membership;
 
 #[cfg(test)]
 mod schema_tests;

@@ -8,3 +8,5 @@
 //! these functions, so no rule is written twice. Nothing here knows HTTP.
 
 pub mod accounts;
+pub mod membership;
+pub mod policies;
