@@ -130,6 +130,47 @@ pub enum AdminCommand {
         #[arg(long)]
         password_stdin: bool,
     },
+    /// Record that a municipality is a member of a zone from a date (the person
+    /// running the installation; zone admins invite and clerk-treasurers accept
+    /// through the API instead). Refused when it overlaps another membership or
+    /// its rate differs from the members' (Wis. Stat. § 66.0615).
+    JoinZone {
+        /// Municipality slug.
+        #[arg(long)]
+        municipality: String,
+        /// Zone slug.
+        #[arg(long)]
+        zone: String,
+        /// First day in the zone (YYYY-MM-DD).
+        #[arg(long, value_parser = iso_date)]
+        joined_on: chrono::NaiveDate,
+    },
+}
+
+/// A date written exactly as YYYY-MM-DD.
+fn iso_date(text: &str) -> Result<chrono::NaiveDate, String> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .filter(|d| d.format("%Y-%m-%d").to_string() == text)
+        .ok_or_else(|| format!("`{text}` is not a date written YYYY-MM-DD"))
+}
+
+fn join_zone(
+    settings: &Settings,
+    municipality: &str,
+    zone: &str,
+    joined_on: chrono::NaiveDate,
+) -> Result<(), String> {
+    let mut conn = open(settings)?;
+    crate::db::in_transaction(&mut conn, |conn| {
+        let m = crate::db::municipalities::require(conn, municipality)?;
+        let z = crate::db::zones::by_slug(conn, zone)?
+            .ok_or(crate::error::ApiError::NotFound("zone"))?;
+        crate::usecases::membership::record_membership(conn, &z, &m, joined_on)
+    })
+    .map_err(problem_text)?;
+    println!("{municipality} is a member of zone {zone} from {joined_on}");
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -339,7 +380,7 @@ fn add_policy(
     let effective_from = policy.effective_from;
     crate::db::in_transaction(&mut conn, |conn| {
         let muni = crate::db::municipalities::require(conn, municipality)?;
-        crate::db::policies::add(conn, muni.id, &policy, "cli:policy-add", today)
+        crate::usecases::policies::add_version(conn, &muni, &policy, "cli:policy-add", today)
     })
     .map_err(problem_text)?;
     println!("policy version effective {effective_from} added to {municipality}");
@@ -487,6 +528,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 payor,
                 password_stdin,
             )
+        }
+        Command::Admin(AdminCommand::JoinZone {
+            municipality,
+            zone,
+            joined_on,
+        }) => {
+            telemetry::init(&settings);
+            join_zone(&settings, &municipality, &zone, joined_on)
         }
         Command::Demo => {
             telemetry::init(&settings);

@@ -162,6 +162,8 @@ pub enum Action {
     ReadAccessLog,
     /// Register and revoke API clients.
     ManageApiClients,
+    /// Answer the zone invitations addressed to the municipality (accept or decline).
+    AnswerZoneInvitations,
 }
 
 /// A caller inside one municipality: every authorisation question is answered here.
@@ -292,7 +294,8 @@ impl MunicipalityContext {
             Action::ManageUsers
             | Action::ManagePolicies
             | Action::ManageDisclosures
-            | Action::ManageApiClients => self.has_role(&[Role::ClerkTreasurer]).is_some(),
+            | Action::ManageApiClients
+            | Action::AnswerZoneInvitations => self.has_role(&[Role::ClerkTreasurer]).is_some(),
             Action::ReadAccessLog => self.has_role(&[Role::ClerkTreasurer]).is_some(),
         };
         if allowed {

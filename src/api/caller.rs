@@ -239,7 +239,7 @@ impl FromRequest for InZone {
                     let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
                         .into_iter()
                         .filter(|(m, _)| {
-                            m.joined_on <= today && m.left_on.is_none_or(|left| left > today)
+                            m.joined_on <= today && m.left_on.is_none_or(|left| left >= today)
                         })
                         .map(|(m, _)| m.municipality_id)
                         .collect();

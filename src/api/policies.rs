@@ -2,8 +2,10 @@
 //!
 //! Contract: reading is public; every version is listed with the date it took
 //! effect and where it came from. New versions are added by the municipality's
-//! clerk-treasurer (`POST`, or `roomtax policy add`), never by editing a
-//! version, and only from a date that changes no period that has ended.
+//! clerk-treasurer (`POST`, or `roomtax policy add`; both call
+//! `usecases::policies::add_version`), never by editing a version, only from a
+//! date that changes no period that has ended, at most 8 % unless grandfathered
+//! (Wis. Stat. § 66.0615(1m)(a)), and with the zone's one rate for a member.
 
 use actix_web::{HttpResponse, get, http::header, post, web};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -17,6 +19,7 @@ use crate::{
     domain::Policy,
     error::{ApiError, Problem},
     tenancy::Action,
+    usecases,
 };
 
 /// One version of a municipality's room-tax policy.
@@ -126,8 +129,8 @@ pub async fn current(
         (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The caller's role may not change policies", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality, or no relation to it", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "A version already takes effect on that date", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid policy, or an effective date that would change an ended period", body = Problem, content_type = "application/problem+json")
+        (status = 409, description = "A version already takes effect on that date, or (rule `zone_same_rate`, Wis. Stat. § 66.0615) the municipality is a zone member and the rate differs from the other members'", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid policy (`errors` names the field; a rate above 8 % needs `grandfathered_rate`, Wis. Stat. § 66.0615(1m)(a)), or an effective date that would change an ended period", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/policies")]
@@ -146,24 +149,10 @@ pub async fn create(
     let version = state
         .db
         .run_scoped(at.ctx.db_scope(), move |conn| {
-            if db::policies::history(conn, municipality.id)?
-                .iter()
-                .any(|v| v.effective_from == policy.effective_from)
-            {
-                return Err(ApiError::Conflict(format!(
-                    "a policy version already takes effect on {}",
-                    policy.effective_from
-                )));
-            }
-            db::policies::add(conn, municipality.id, &policy, &source, today)?;
-            let (stored, _) = db::policies::load(conn, municipality.id)?;
-            stored
-                .into_iter()
-                .find(|s| s.row.effective_from == policy.effective_from)
-                .map(PolicyVersion::from)
-                .ok_or_else(|| ApiError::internal("recorded version not found"))
+            usecases::policies::add_version(conn, &municipality, &policy, &source, today)
         })
-        .await?;
+        .await
+        .map(PolicyVersion::from)?;
     Ok(HttpResponse::Created()
         .insert_header((
             header::LOCATION,

@@ -5,7 +5,9 @@
 //! amount, exempt above gross, a period that does not exist or an extension
 //! beyond the limit is a 422 naming the field and the rule. The response
 //! explains every amount (`lines`: code, amount, explanation, citation,
-//! inputs) and every date (`dates`).
+//! inputs) and every date (`dates`). The commission's share follows the
+//! policy only while the municipality is a zone member on the period's last
+//! day: from the day after its `left_on`, nothing goes to a commission.
 
 use actix_web::{post, web};
 use chrono::NaiveDate;
@@ -18,6 +20,7 @@ use crate::{
     db,
     domain::{DomainError, Money, Period, Quote, QuoteInput, quote},
     error::{ApiError, FieldError, Problem},
+    usecases,
 };
 
 /// A return to quote.
@@ -136,7 +139,8 @@ pub async fn create(
         .run(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (_, history) = db::policies::load(conn, muni.id)?;
-            let quote = quote(&history, &input)?;
+            let zone = usecases::membership::stints_of(conn, muni.id)?;
+            let quote = quote(&history, &input, &zone)?;
             Ok(web::Json(QuoteResponse {
                 municipality: muni.slug,
                 quote,

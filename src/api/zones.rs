@@ -28,9 +28,9 @@ pub struct ZoneMember {
     pub municipality: String,
     /// Name of the member municipality.
     pub name: String,
-    /// Date the municipality entered the zone.
+    /// The municipality's first day in the zone.
     pub joined_on: NaiveDate,
-    /// Date the municipality left the zone, if it has.
+    /// The municipality's last day in the zone, if it has left or will leave (from the next day its quotes send nothing to the commission).
     pub left_on: Option<NaiveDate>,
 }
 

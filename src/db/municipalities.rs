@@ -36,7 +36,8 @@ pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<Municipality
         .optional()
 }
 
-/// For each given municipality, its membership in force on `on`, with the zone.
+/// For each given municipality, its membership in force on `on` (from `joined_on` to
+/// `left_on`, its last day in the zone, both included), with the zone.
 pub fn memberships_on(
     conn: &mut DbConn,
     municipality_ids: &[i64],
@@ -49,7 +50,7 @@ pub fn memberships_on(
         .filter(
             zone_memberships::left_on
                 .is_null()
-                .or(zone_memberships::left_on.gt(on)),
+                .or(zone_memberships::left_on.ge(on)),
         )
         .load(conn)
 }

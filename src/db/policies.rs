@@ -5,7 +5,6 @@
 //! A stored document that no longer parses is an internal error (500), never
 //! silently skipped.
 
-use chrono::NaiveDate;
 use diesel::prelude::*;
 
 use super::{
@@ -57,35 +56,8 @@ pub fn load(
     Ok((stored, history))
 }
 
-/// Append a version after checking it against the history and `today`.
-pub fn add(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    policy: &Policy,
-    source: &str,
-    today: NaiveDate,
-) -> Result<(), ApiError> {
-    policy
-        .validate()
-        .map_err(|e| ApiError::invalid("policy", "valid_policy", e.to_string()))?;
-    let (_, history) = load(conn, municipality_id)?;
-    history
-        .can_add(policy.effective_from, today)
-        .map_err(|e| ApiError::invalid("effective_from", "not_retroactive", e.to_string()))?;
-    let document = serde_json::to_string(policy).map_err(ApiError::internal)?;
-    insert(
-        conn,
-        &NewPolicyVersion {
-            municipality_id,
-            effective_from: policy.effective_from,
-            document: &document,
-            source,
-        },
-    )?;
-    Ok(())
-}
-
-/// Append a version without checks (the demo seeds presets with it).
+/// Append a version without checks: `usecases::policies::add_version` checks it first
+/// (the demo seeds presets with it directly).
 pub fn insert(conn: &mut DbConn, new: &NewPolicyVersion<'_>) -> QueryResult<()> {
     diesel::insert_into(policy_versions::table)
         .values(new)

@@ -209,3 +209,24 @@ diesel::allow_tables_to_appear_in_same_query!(
     zone_memberships,
     policy_versions
 );
+
+diesel::table! {
+    /// Invitations of a municipality into a zone, answered by its clerk-treasurer.
+    zone_invitations (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        municipality_id -> BigInt,
+        proposed_joined_on -> Nullable<Date>,
+        status -> Text,
+        invited_by -> Text,
+        invited_at -> Timestamp,
+        answered_by -> Nullable<Text>,
+        answered_at -> Nullable<Timestamp>,
+        joined_on -> Nullable<Date>,
+    }
+}
+
+diesel::joinable!(zone_invitations -> zones (zone_id));
+diesel::joinable!(zone_invitations -> municipalities (municipality_id));
+diesel::allow_tables_to_appear_in_same_query!(zone_invitations, zones);
+diesel::allow_tables_to_appear_in_same_query!(zone_invitations, municipalities);

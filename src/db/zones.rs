@@ -1,15 +1,109 @@
-//! Queries over zones and their memberships.
+//! Queries over zones, their memberships and the invitations to join them.
 //!
 //! Contract: zones are public information (names and members); nothing here
 //! touches confidential data. Lists are ordered by slug for cursor paging.
+//! Invitations are never deleted; an answer is a conditional update of a
+//! pending row (false when it was no longer pending). On PostgreSQL,
+//! row-level security shows an invitation only to the zone that sent it and
+//! the municipality invited (migration `2026-12-01-000002_zone_invitations`).
 
+use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use super::{
     DbConn,
     models::{MembershipRow, MunicipalityRow, NewZone, ZoneRow},
-    schema::{municipalities, zone_memberships, zones},
+    schema::{municipalities, zone_invitations, zone_memberships, zones},
 };
+
+/// A stored invitation of a municipality into a zone.
+#[derive(Debug, Clone, Queryable, Insertable)]
+#[diesel(table_name = zone_invitations)]
+pub struct InvitationRow {
+    pub zone_id: i64,
+    pub id: String,
+    pub municipality_id: i64,
+    pub proposed_joined_on: Option<NaiveDate>,
+    pub status: String,
+    pub invited_by: String,
+    pub invited_at: NaiveDateTime,
+    pub answered_by: Option<String>,
+    pub answered_at: Option<NaiveDateTime>,
+    pub joined_on: Option<NaiveDate>,
+}
+
+/// Record a new (pending) invitation.
+pub fn insert_invitation(conn: &mut DbConn, row: &InvitationRow) -> QueryResult<()> {
+    diesel::insert_into(zone_invitations::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The invitations a zone sent, newest first, with their municipalities.
+pub fn invitations_of_zone(
+    conn: &mut DbConn,
+    zone_id: i64,
+) -> QueryResult<Vec<(InvitationRow, MunicipalityRow)>> {
+    zone_invitations::table
+        .inner_join(municipalities::table)
+        .filter(zone_invitations::zone_id.eq(zone_id))
+        .order((
+            zone_invitations::invited_at.desc(),
+            zone_invitations::id.desc(),
+        ))
+        .select((zone_invitations::all_columns, municipalities::all_columns))
+        .load(conn)
+}
+
+/// The invitations a municipality received, newest first, with their zones.
+pub fn invitations_to(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<(InvitationRow, ZoneRow)>> {
+    zone_invitations::table
+        .inner_join(zones::table)
+        .filter(zone_invitations::municipality_id.eq(municipality_id))
+        .order((
+            zone_invitations::invited_at.desc(),
+            zone_invitations::id.desc(),
+        ))
+        .select((zone_invitations::all_columns, zones::all_columns))
+        .load(conn)
+}
+
+/// One invitation by id, as the current scope may see it.
+pub fn invitation(conn: &mut DbConn, id: &str) -> QueryResult<Option<InvitationRow>> {
+    zone_invitations::table
+        .filter(zone_invitations::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// Answer a pending invitation; false when it was not pending any more.
+pub fn answer_invitation(
+    conn: &mut DbConn,
+    row: &InvitationRow,
+    status: &str,
+    answered_by: &str,
+    answered_at: NaiveDateTime,
+    joined_on: Option<NaiveDate>,
+) -> QueryResult<bool> {
+    diesel::update(
+        zone_invitations::table
+            .filter(zone_invitations::zone_id.eq(row.zone_id))
+            .filter(zone_invitations::id.eq(&row.id))
+            .filter(zone_invitations::status.eq("pending")),
+    )
+    .set((
+        zone_invitations::status.eq(status),
+        zone_invitations::answered_by.eq(Some(answered_by)),
+        zone_invitations::answered_at.eq(Some(answered_at)),
+        zone_invitations::joined_on.eq(joined_on),
+    ))
+    .execute(conn)
+    .map(|n| n == 1)
+}
 
 /// Zones with a slug after `after`, in slug order.
 pub fn list(conn: &mut DbConn, after: Option<&str>, limit: i64) -> QueryResult<Vec<ZoneRow>> {
@@ -34,6 +128,11 @@ pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<ZoneRow>> {
 /// The zone with this id.
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ZoneRow>> {
     zones::table.find(id).first(conn).optional()
+}
+
+/// The municipality with this id (invitations name it by id).
+pub fn municipality_by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<MunicipalityRow>> {
+    municipalities::table.find(id).first(conn).optional()
 }
 
 /// The memberships (past and present) of the given zones, with their municipalities.
@@ -79,7 +178,7 @@ pub fn memberships_of(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Ve
 pub fn close_membership(
     conn: &mut DbConn,
     membership: &MembershipRow,
-    left_on: chrono::NaiveDate,
+    left_on: NaiveDate,
 ) -> QueryResult<bool> {
     diesel::update(
         zone_memberships::table

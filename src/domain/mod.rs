@@ -24,6 +24,7 @@ pub mod presets;
 pub mod quote;
 pub mod tenant;
 pub mod registry;
+pub mod zone_membership;
 
 #[cfg(test)]
 mod schema_tests;

@@ -23,7 +23,7 @@ use utoipa::ToSchema;
 
 use super::money::Money;
 
-pub use history::PolicyHistory;
+pub use history::{PolicyHistory, ended_period_changed};
 pub use schema::MonthDay;
 
 /// A value with the ordinance paragraph (and statute) it comes from.
@@ -237,6 +237,17 @@ pub struct VehicleFeeRule {
     pub fund: Cited<String>,
 }
 
+/// A rate above the statute's 8 % cap that was in effect on 1994-05-13 and may be kept
+/// (Wis. Stat. § 66.0615(1m)(a)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrandfatheredRate {
+    /// The rate levied on 1994-05-13, above 0.08 (e.g. "0.09").
+    pub rate: Decimal,
+    /// The day that rate took effect: on or before 1994-05-13.
+    pub in_effect_since: NaiveDate,
+}
+
 /// One version of a municipality's room-tax ordinance, as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -249,8 +260,16 @@ pub struct Policy {
     pub effective_from: NaiveDate,
     /// Where the effective date comes from.
     pub effective_from_source: String,
-    /// Tax rate on taxable receipts (0.045 = 4.5 %).
+    /// Tax rate on taxable receipts (0.045 = 4.5 %). At most 0.08 (Wis. Stat.
+    /// § 66.0615(1m)(a)) unless `grandfathered_rate` records a higher rate in effect on
+    /// 1994-05-13.
     pub rate: Cited<Decimal>,
+    /// The statute's one exception to its 8 % cap: the higher rate the municipality
+    /// already levied on 1994-05-13, which it may keep (Wis. Stat. § 66.0615(1m)(a)).
+    /// Absent for nearly every municipality; needed for a `rate` above 0.08, which may
+    /// then be at most this rate. The citation names the ordinance that levied it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grandfathered_rate: Option<Cited<GrandfatheredRate>>,
     /// Sales on which no tax is imposed (subtracted from gross receipts as exempt receipts).
     pub exemptions: Vec<Exemption>,
     /// When quarterly returns and tax are due.

@@ -22,6 +22,10 @@
 //!   principal remitted is tax − collection fee; it is forfeited on a return filed late
 //!   where the policy says so (Hayward). Interest runs on, and the distribution splits,
 //!   that principal;
+//! - the commission's share follows the policy only while the municipality is a member
+//!   of a zone on the period's last day (`zone`: its membership stints; see
+//!   `domain::zone_membership`): from the day after `left_on`, nothing goes to a
+//!   commission and the municipality keeps the whole principal;
 //! - total due = principal + interest + late filing fee + late-payment forfeiture;
 //! - `lines` explains every amount (codes `tax`, `collection_fee`, `interest`,
 //!   `late_filing_fee`, `late_payment_forfeiture`, `commission_share`,
@@ -37,14 +41,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::domain::compute::{
-    Distribution, collection_fee, distribute, extended_filing_due_date, interest, late_filing_fee,
-    late_payment_forfeiture, return_due_date, tax,
+    Distribution, collection_fee, distribute, distribute_outside_zone, extended_filing_due_date,
+    interest, late_filing_fee, late_payment_forfeiture, return_due_date, tax,
 };
 use crate::domain::error::{DomainError, require_not_negative};
 use crate::domain::explain::{DateLine, Line};
 use crate::domain::money::Money;
 use crate::domain::period::Period;
 use crate::domain::policy::PolicyHistory;
+use crate::domain::zone_membership::{Stint, member_on};
 
 pub use due_calendar::{DueItem, DueKind, due_calendar, due_date_of};
 
@@ -133,8 +138,13 @@ fn mark_paid_with_return(line: &mut Line, title: &str) {
         .insert("paid_on_source".to_owned(), "filed_on".to_owned());
 }
 
-/// Quotes a return (see the module doc for the rules).
-pub fn quote(history: &PolicyHistory, input: &QuoteInput) -> Result<Quote, DomainError> {
+/// Quotes a return of a municipality whose zone memberships are `zone` (see the module
+/// doc for the rules).
+pub fn quote(
+    history: &PolicyHistory,
+    input: &QuoteInput,
+    zone: &[Stint],
+) -> Result<Quote, DomainError> {
     let period = input.period;
     let policy = history.for_period(&period).ok_or(DomainError::NoPolicy {
         date: period.last_day(),
@@ -168,7 +178,11 @@ pub fn quote(history: &PolicyHistory, input: &QuoteInput) -> Result<Quote, Domai
             mark_paid_with_return(line, &policy.title);
         }
     }
-    let (distribution, distribution_lines) = distribute(policy, principal);
+    let (distribution, distribution_lines) = if member_on(zone, period.last_day()) {
+        distribute(policy, principal)
+    } else {
+        distribute_outside_zone(policy, principal, period.last_day())
+    };
 
     let total_due =
         principal + interest_line.amount + late_fee_line.amount + forfeiture_line.amount;

@@ -50,6 +50,10 @@ pub enum ApiError {
     /// Conflicts with current state (e.g. a unique key).
     #[error("conflict: {0}")]
     Conflict(String),
+    /// Conflicts with a named rule of current state (e.g. one rate per zone): a 409
+    /// whose `errors` names the field and the rule.
+    #[error("conflict with rule {}", .0.rule)]
+    RuleConflict(FieldError),
     /// The service cannot serve requests yet.
     #[error("not ready: {0}")]
     NotReady(String),
@@ -100,6 +104,7 @@ impl ApiError {
             Self::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
             Self::UnsupportedMediaType => ProblemCode::UnsupportedMediaType,
             Self::Conflict(_) => ProblemCode::Conflict,
+            Self::RuleConflict(_) => ProblemCode::Conflict,
             Self::NotReady(_) => ProblemCode::NotReady,
             Self::Unauthorized(_) => ProblemCode::Unauthorized,
             Self::OAuth(401, ..) => ProblemCode::Unauthorized,
@@ -164,6 +169,11 @@ impl ApiError {
                 "send the request body with Content-Type: application/json",
             ),
             Self::Conflict(msg) => Problem::new(code, msg.clone()),
+            Self::RuleConflict(e) => Problem::new(
+                code,
+                format!("`{}` breaks rule `{}`: {}", e.field, e.rule, e.message),
+            )
+            .with_errors(vec![e.clone()]),
             Self::NotReady(msg) => Problem::new(code, msg.clone()),
             Self::Unauthorized(msg) => Problem::new(code, msg.clone()),
             Self::OAuth(_, error, msg) => {

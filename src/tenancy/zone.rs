@@ -1,7 +1,7 @@
 //! A caller inside one tourism zone: the zone-side twin of `MunicipalityContext`.
 //!
 //! Contract: only a `zone_admin` grant of this zone administers it (its role
-//! grants, membership, municipalities and API clients); a zone admin never
+//! grants, invitations and membership, and API clients); a zone admin never
 //! gains confidential municipal data from that role. A caller with no
 //! relation to the zone (no grant in it, no client bound to it, no role in a
 //! current member municipality) gets 404 for its administration; one with a
@@ -15,7 +15,7 @@ use crate::{auth::Role, error::ApiError};
 pub enum ZoneAction {
     /// Grant and revoke zone roles.
     ManageUsers,
-    /// Create municipalities and record joining and leaving.
+    /// Invite municipalities into the zone, withdraw invitations, record leaving.
     ManageMembership,
     /// Register and revoke the zone's API clients.
     ManageApiClients,

@@ -11,3 +11,5 @@ pub mod accounts;
 pub mod tenants;
 pub mod disclosures;
 pub mod payors;
+pub mod membership;
+pub mod policies;

@@ -594,3 +594,75 @@ fn our_town_on_a_fresh_machine_without_the_demo() {
     assert!(new.starts_with("HTTP/1.1 200"), "{new}");
     assert!(new.contains("\"access_token\""), "{new}");
 }
+
+#[test]
+fn join_zone_records_a_membership_under_the_zone_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(roomtax(dir.path(), &["demo"]).status.success());
+    let join = |municipality: &str, date: &str| {
+        roomtax(
+            dir.path(),
+            &[
+                "admin",
+                "join-zone",
+                "--municipality",
+                municipality,
+                "--zone",
+                "marquette-county",
+                "--joined-on",
+                date,
+            ],
+        )
+    };
+    let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
+
+    // Hayward levies 4 %, the zone 4.5 %.
+    let out = join("hayward", "2199-01-01");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("Wis. Stat. § 66.0615"),
+        "{}",
+        stderr(&out)
+    );
+    // Montello is a member already.
+    let out = join("montello", "2199-01-01");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("one zone at a time"),
+        "{}",
+        stderr(&out)
+    );
+    // Dates are written YYYY-MM-DD.
+    let out = join("hayward", "2199-1-1");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("YYYY-MM-DD"), "{}", stderr(&out));
+
+    // Once Hayward's rate is the zone's from that day, it may join.
+    let preset = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/policies/hayward.toml"
+    ))
+    .unwrap();
+    let aligned = preset
+        .replace(
+            "effective_from = \"1993-08-01\"",
+            "effective_from = \"2199-01-01\"",
+        )
+        .replace("value = \"0.04\"", "value = \"0.045\"");
+    std::fs::write(dir.path().join("aligned.toml"), aligned).unwrap();
+    let out = roomtax(
+        dir.path(),
+        &[
+            "policy",
+            "add",
+            "--municipality",
+            "hayward",
+            "--file",
+            "aligned.toml",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = join("hayward", "2199-01-01");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("from 2199-01-01"));
+}

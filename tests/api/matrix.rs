@@ -111,8 +111,14 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("list_zone_api_clients", ZONE_ADMIN_200),
         ("create_zone_api_client", ZONE_ADMIN_BODY),
         ("revoke_zone_api_client", ZONE_ADMIN_404),
-        ("add_zone_member", ZONE_ADMIN_BODY),
+        ("invite_zone_member", ZONE_ADMIN_BODY),
+        ("list_zone_invitations", ZONE_ADMIN_200),
+        ("withdraw_zone_invitation", ZONE_ADMIN_404),
         ("leave_zone", ZONE_ADMIN_BODY),
+        // The invited municipality's side of a zone invitation (clerk-treasurer).
+        ("list_municipality_zone_invitations", CLERK_ONLY_200),
+        ("accept_zone_invitation", CLERK_ONLY_404),
+        ("decline_zone_invitation", CLERK_ONLY_404),
     ])
 }
 

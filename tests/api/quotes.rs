@@ -361,3 +361,132 @@ async fn an_extension_moves_the_forfeiture_and_a_late_return_without_payment_dat
     assert_eq!(q["late_filing_fee"], "25.00");
     assert_eq!(line(&q, "interest")["inputs"]["paid_on_source"], "filed_on");
 }
+
+/// The quarter (`YYYY-Qn`) containing `date` and its last day.
+fn quarter_of(date: chrono::NaiveDate) -> (String, chrono::NaiveDate) {
+    use chrono::Datelike;
+    let q = (date.month() - 1) / 3 + 1;
+    let end_month = q * 3;
+    let next = if end_month == 12 {
+        chrono::NaiveDate::from_ymd_opt(date.year() + 1, 1, 1)
+    } else {
+        chrono::NaiveDate::from_ymd_opt(date.year(), end_month + 1, 1)
+    }
+    .unwrap();
+    (format!("{}-Q{q}", date.year()), next.pred_opt().unwrap())
+}
+
+#[actix_web::test]
+async fn from_the_day_after_left_on_quotes_send_nothing_to_the_commission() {
+    let app = spawn_demo_app().await;
+    let admin = app.token("admin@marquette-county.demo").await;
+    let (this_quarter, last_day) = quarter_of(chrono::Utc::now().date_naive());
+    let (next_quarter, _) = quarter_of(last_day.succ_opt().unwrap());
+    let res = app
+        .client
+        .post(app.url("/v1/zones/marquette-county/members/montello/leave"))
+        .bearer_auth(&admin)
+        .json(&json!({"left_on": last_day.to_string()}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+
+    // The quarter ending on left_on: still a member, 75 % to the commission.
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": this_quarter, "gross_receipts": "1000.00"}),
+    )
+    .await;
+    assert_eq!(q["distribution"]["commission"], "33.75");
+    assert_eq!(q["distribution"]["municipality"], "11.25");
+    // The next one: outside the zone, all of it stays with the city, and the line says why.
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": next_quarter, "gross_receipts": "1000.00"}),
+    )
+    .await;
+    assert_eq!(q["tax"], "45.00");
+    assert_eq!(q["distribution"]["commission"], "0.00");
+    assert_eq!(q["distribution"]["municipality"], "45.00");
+    let share = line(&q, "commission_share");
+    assert!(
+        share["citation"]
+            .as_str()
+            .unwrap()
+            .contains("not a member of a tourism zone"),
+        "{share}"
+    );
+    // Hayward never was in a zone: its 0 % share is unchanged.
+    let q = quote(
+        &app,
+        "hayward",
+        json!({"period": this_quarter, "gross_receipts": "1000.00"}),
+    )
+    .await;
+    assert_eq!(q["distribution"]["commission"], "0.00");
+    assert_eq!(q["distribution"]["municipality"], "40.00");
+}
+
+#[actix_web::test]
+async fn rates_above_eight_percent_need_the_1994_exception() {
+    let app = spawn_demo_app().await;
+    let clerk = app.token("clerk@hayward.demo").await;
+    let mut policy = app
+        .get("/v1/municipalities/hayward/policies/current")
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["policy"]
+        .clone();
+    policy["effective_from"] = json!("2199-01-01");
+    policy["rate"]["value"] = json!("0.09");
+    let post = |body: Value| {
+        let (app, clerk) = (&app, &clerk);
+        async move {
+            app.client
+                .post(app.url("/v1/municipalities/hayward/policies"))
+                .bearer_auth(clerk)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let body = assert_problem(post(policy.clone()).await, 422, "validation-failed").await;
+    assert_eq!(body["errors"][0]["field"], "rate", "{body}");
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("§ 66.0615(1m)(a)"),
+        "{body}"
+    );
+    // Kept since after 1994-05-13: still refused.
+    policy["grandfathered_rate"] = json!({
+        "value": {"rate": "0.09", "in_effect_since": "1995-01-01"},
+        "citation": "Ord. No. 999; Wis. Stat. § 66.0615(1m)(a)"
+    });
+    let body = assert_problem(post(policy.clone()).await, 422, "validation-failed").await;
+    assert_eq!(
+        body["errors"][0]["field"],
+        "grandfathered_rate.in_effect_since"
+    );
+    policy["grandfathered_rate"]["value"]["in_effect_since"] = json!("1993-08-01");
+    let res = post(policy.clone()).await;
+    assert_eq!(res.status(), 201);
+    let created: Value = res.json().await.unwrap();
+    assert_eq!(
+        created["policy"]["grandfathered_rate"]["value"]["rate"],
+        "0.09"
+    );
+    let q = quote(
+        &app,
+        "hayward",
+        json!({"period": "2199-Q1", "gross_receipts": "100.00"}),
+    )
+    .await;
+    assert_eq!(q["tax"], "9.00");
+}

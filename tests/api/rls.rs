@@ -231,3 +231,96 @@ async fn the_service_refuses_a_runtime_role_that_is_a_member_of_the_owner() {
     let err = refused.expect("a member of the owner must be refused");
     assert!(err.to_string().contains("row-level security"), "{err}");
 }
+
+const INVITATIONS_MIGRATION: &str = "2026-12-01-000002_zone_invitations";
+
+#[test]
+fn zone_invitations_are_keyed_by_zone_and_force_row_level_security() {
+    let sqlite = migration_text("sqlite", INVITATIONS_MIGRATION);
+    let pk = sqlite.split("PRIMARY KEY (").nth(1).unwrap();
+    assert!(pk.starts_with("zone_id"), "the zone leads the key");
+    let pg = migration_text("postgres", INVITATIONS_MIGRATION);
+    for clause in ["ENABLE ROW LEVEL SECURITY", "FORCE ROW LEVEL SECURITY"] {
+        assert!(
+            pg.contains(&format!("ALTER TABLE zone_invitations {clause};")),
+            "{clause}"
+        );
+    }
+    assert!(pg.contains("CREATE POLICY tenant ON zone_invitations"));
+    assert!(
+        !pg.contains("FOR DELETE") && !pg.contains("FOR ALL"),
+        "no row is ever deleted"
+    );
+}
+
+/// Row-level security alone (no application check) shows an invitation to the zone
+/// that sent it and to the municipality invited, and to nobody else.
+#[actix_web::test]
+async fn an_invitation_is_seen_by_its_two_sides_only() {
+    let app = spawn_demo_app().await;
+    let TestDb::Postgres { url, owner_url, .. } = &app.db else {
+        assert_eq!(app.db.backend(), "sqlite");
+        return;
+    };
+    let mut owner = PgConnection::establish(owner_url).unwrap();
+    let id = |conn: &mut PgConnection, table: &str, slug: &str| {
+        count(
+            conn,
+            &format!("SELECT id AS n FROM {table} WHERE slug = '{slug}'"),
+        )
+    };
+    let zone = id(&mut owner, "zones", "marquette-county");
+    let (hayward, montello) = (
+        id(&mut owner, "municipalities", "hayward"),
+        id(&mut owner, "municipalities", "montello"),
+    );
+    // Inserted as the owner: one invitation to each municipality.
+    for (inv, m) in [("to-hayward", hayward), ("to-montello", montello)] {
+        diesel::sql_query(format!(
+            "INSERT INTO zone_invitations (zone_id, id, municipality_id, status, invited_by, invited_at) \
+             VALUES ({zone}, '{inv}', {m}, 'pending', 'user:test', now())"
+        ))
+        .execute(&mut owner)
+        .unwrap();
+    }
+    let mut conn = PgConnection::establish(url).unwrap();
+    let all = "SELECT count(*) AS n FROM zone_invitations";
+    conn.transaction::<_, diesel::result::Error, _>(|conn| {
+        assert_eq!(count(conn, all), 0, "unset tenant sees nothing");
+        set(conn, "app.zone_id", &zone.to_string());
+        assert_eq!(count(conn, all), 2, "the zone sees what it sent");
+        set(conn, "app.zone_id", "");
+        set(conn, "app.municipality_id", &hayward.to_string());
+        assert_eq!(count(conn, all), 1, "Hayward sees only its own");
+        assert_eq!(
+            count(conn, &format!("{all} WHERE municipality_id = {montello}")),
+            0,
+            "Montello's is invisible to Hayward even when asked for"
+        );
+        let touched = diesel::sql_query(
+            "UPDATE zone_invitations SET status = 'declined', answered_at = now() WHERE id = 'to-montello'",
+        )
+        .execute(conn)?;
+        assert_eq!(touched, 0, "Hayward cannot answer Montello's invitation");
+        let deleted = diesel::sql_query("DELETE FROM zone_invitations").execute(conn)?;
+        assert_eq!(deleted, 0, "an invited municipality deletes nothing");
+        set(conn, "app.municipality_id", "");
+        set(conn, "app.zone_id", &zone.to_string());
+        let deleted = diesel::sql_query("DELETE FROM zone_invitations").execute(conn)?;
+        assert_eq!(deleted, 0, "nor does the zone: invitations stay on record");
+        Ok(())
+    })
+    .unwrap();
+    // A municipality cannot send itself an invitation.
+    let err = conn
+        .transaction::<_, diesel::result::Error, _>(|conn| {
+            set(conn, "app.municipality_id", &hayward.to_string());
+            diesel::sql_query(format!(
+                "INSERT INTO zone_invitations (zone_id, id, municipality_id, status, invited_by, invited_at) \
+                 VALUES ({zone}, 'self', {hayward}, 'pending', 'user:x', now())"
+            ))
+            .execute(conn)
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("row-level security"), "{err}");
+}

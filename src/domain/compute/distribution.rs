@@ -6,7 +6,9 @@
 //! the remainder, so the parts always sum to the cent (DESIGN §3 "Splits"). Montello:
 //! 75 % to the commission, 25 % to the general fund (Montello room tax, distribution
 //! ¶A); Hayward: no zone, 0 % (all stays with the city). A negative amount (a reversal)
-//! splits the same way.
+//! splits the same way. A municipality that is not a member of a zone on the date that
+//! governs (it left, or never joined) has no commission to forward to:
+//! [`distribute_outside_zone`] keeps everything with it, whatever its policy's share.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -57,6 +59,44 @@ pub fn distribute(policy: &Policy, tax_principal_received: Money) -> (Distributi
     )
 }
 
+/// The split of a municipality outside any zone on `on`: all of
+/// `tax_principal_received` stays with it (lines as [`distribute`]).
+pub fn distribute_outside_zone(
+    policy: &Policy,
+    tax_principal_received: Money,
+    on: chrono::NaiveDate,
+) -> (Distribution, Vec<Line>) {
+    let citation = format!(
+        "{}; the municipality is not a member of a tourism zone on {on}, so no share goes to a zone commission (Wis. Stat. § 66.0615)",
+        policy.distribution.citation
+    );
+    let lines = vec![
+        Line::new(
+            "commission_share",
+            Money::ZERO,
+            format!("not a member of a zone on {on}: nothing of tax principal {tax_principal_received} goes to a commission"),
+            &citation,
+        )
+        .input("tax_principal", tax_principal_received)
+        .input("zone_member_on", on),
+        Line::new(
+            "municipality_share",
+            tax_principal_received,
+            format!("all of tax principal {tax_principal_received} stays with the municipality"),
+            &citation,
+        )
+        .input("tax_principal", tax_principal_received)
+        .input("commission", Money::ZERO),
+    ];
+    (
+        Distribution {
+            commission: Money::ZERO,
+            municipality: tax_principal_received,
+        },
+        lines,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +135,20 @@ mod tests {
                     .all(|l| l.citation == policy.distribution.citation)
             );
         }
+    }
+
+    #[test]
+    fn outside_a_zone_nothing_goes_to_a_commission() {
+        let on = chrono::NaiveDate::from_ymd_opt(2027, 3, 31).unwrap();
+        let (split, lines) = distribute_outside_zone(&montello(), m("1000.00"), on);
+        assert_eq!(split.commission, Money::ZERO);
+        assert_eq!(split.municipality, m("1000.00"));
+        assert_eq!(lines[0].code, "commission_share");
+        assert!(
+            lines[0]
+                .citation
+                .contains("not a member of a tourism zone on 2027-03-31")
+        );
     }
 
     proptest! {

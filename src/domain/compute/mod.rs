@@ -19,7 +19,7 @@ pub mod seats;
 pub mod tax;
 pub mod vehicle_fee;
 
-pub use distribution::{Distribution, distribute};
+pub use distribution::{Distribution, distribute, distribute_outside_zone};
 pub use due::{annual_due_date, extended_filing_due_date, quarterly_due_date, return_due_date};
 pub use enforcement::{
     ForfeitureLimits, confidentiality_forfeiture_limits, security_application_date,

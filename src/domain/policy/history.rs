@@ -25,6 +25,16 @@ use super::{Policy, PolicyError};
 use crate::domain::calendar::last_day_of_month;
 use crate::domain::period::Period;
 
+/// The forward-only rule, shared by policy versions and zone leaving (one rule, written
+/// once): a change that takes effect on `first_changed_day` touches every period whose
+/// last day is on or after it, and the first of those ends on the last day of that day's
+/// month (every period ends on a month's last day). That period has ended when its last
+/// day is before `today` (on its last day it is still running): then the change is refused, and this returns that day.
+pub fn ended_period_changed(first_changed_day: NaiveDate, today: NaiveDate) -> Option<NaiveDate> {
+    let first_period_end = last_day_of_month(first_changed_day.year(), first_changed_day.month());
+    (first_period_end < today).then_some(first_period_end)
+}
+
 /// A municipality's policy versions, sorted by `effective_from`, each valid.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicyHistory {
@@ -90,17 +100,17 @@ impl PolicyHistory {
             return Ok(());
         };
         let start = effective_from.max(earliest);
-        let first_period_end = last_day_of_month(start.year(), start.month());
         let next_version = self
             .versions
             .iter()
             .map(|p| p.effective_from)
             .find(|&date| date > effective_from);
-        let changes_it = next_version.is_none_or(|next| first_period_end < next);
-        if changes_it && first_period_end < today {
+        if let Some(period_end) = ended_period_changed(start, today)
+            && next_version.is_none_or(|next| period_end < next)
+        {
             return Err(PolicyError::WouldChangeEndedPeriod {
                 effective_from,
-                period_end: first_period_end,
+                period_end,
                 today,
             });
         }

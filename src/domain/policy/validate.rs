@@ -4,6 +4,8 @@
 //! - texts (municipality, title, effective-date source, citations, exemption codes) are empty;
 //! - effective date is outside the years periods may have (1990..=2200);
 //! - rates or shares are outside 0..=1 (the tax rate must also be above 0);
+//! - the tax rate is above 8 % (Wis. Stat. § 66.0615(1m)(a)) without a
+//!   `grandfathered_rate` in effect on 1994-05-13 that is above 8 % and not exceeded;
 //! - amounts (fees, caps, limits) are negative, or a minimum exceeds its maximum;
 //! - day or month counts are zero where a positive count is needed;
 //! - payment order does not list each charge kind exactly once;
@@ -64,6 +66,54 @@ fn positive(field: &str, value: u32) -> Result<(), PolicyError> {
     Ok(())
 }
 
+/// The statute's general cap on the rate (Wis. Stat. § 66.0615(1m)(a)): 8 %.
+pub const RATE_CAP: Decimal = Decimal::from_parts(8, 0, 0, false, 2);
+
+/// The day the statute's cap exempts rates already in effect on (Wis. Stat. § 66.0615(1m)(a)).
+pub fn cap_grandfather_day() -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(1994, 5, 13).expect("a valid date")
+}
+
+/// A rate above [`RATE_CAP`] only with a `grandfathered_rate` that was in effect on
+/// 1994-05-13, is above the cap, and is not exceeded.
+fn rate_cap(policy: &Policy) -> Result<(), PolicyError> {
+    let rate = policy.rate.value;
+    if let Some(kept) = &policy.grandfathered_rate {
+        cited("grandfathered_rate", kept)?;
+        if kept.value.in_effect_since > cap_grandfather_day() {
+            return Err(PolicyError::invalid(
+                "grandfathered_rate.in_effect_since",
+                "a rate above 8 % may be kept only if it was in effect on 1994-05-13 (Wis. Stat. § 66.0615(1m)(a))",
+            ));
+        }
+        if kept.value.rate <= RATE_CAP {
+            return Err(PolicyError::invalid(
+                "grandfathered_rate.rate",
+                "only a rate above 8 % needs keeping under Wis. Stat. § 66.0615(1m)(a); remove grandfathered_rate",
+            ));
+        }
+        if rate > kept.value.rate {
+            return Err(PolicyError::invalid(
+                "rate",
+                format!(
+                    "must not exceed the rate kept since {} ({}) (Wis. Stat. § 66.0615(1m)(a))",
+                    kept.value.in_effect_since, kept.value.rate
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    if rate > RATE_CAP {
+        return Err(PolicyError::invalid(
+            "rate",
+            format!(
+                "must not exceed 0.08 (8 %, Wis. Stat. § 66.0615(1m)(a)) unless `grandfathered_rate` records a higher rate in effect on 1994-05-13 (got {rate})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl Policy {
     /// Checks that the values are coherent (see the module doc for the list).
     pub fn validate(&self) -> Result<(), PolicyError> {
@@ -82,6 +132,7 @@ impl Policy {
         if self.rate.value <= Decimal::ZERO {
             return Err(PolicyError::invalid("rate", "must be above 0"));
         }
+        rate_cap(self)?;
 
         let mut codes = BTreeSet::new();
         for exemption in &self.exemptions {
@@ -299,6 +350,43 @@ mod tests {
             breaker(&mut policy, &dec);
             assert_eq!(field_of(&policy).as_deref(), Some(field), "{field}");
         }
+    }
+
+    #[test]
+    fn rates_above_eight_percent_need_the_1994_exception() {
+        let dec = |s: &str| Decimal::from_str(s).unwrap();
+        let mut p = presets::hayward();
+        p.rate.value = dec("0.08");
+        assert_eq!(p.validate(), Ok(()), "8 % itself is allowed");
+        p.rate.value = dec("0.0801");
+        assert_eq!(field_of(&p).as_deref(), Some("rate"));
+        let kept = |rate: &str, since: &str| {
+            Some(Cited::new(
+                crate::domain::policy::GrandfatheredRate {
+                    rate: dec(rate),
+                    in_effect_since: chrono::NaiveDate::parse_from_str(since, "%Y-%m-%d").unwrap(),
+                },
+                "Ord. No. 301; Wis. Stat. § 66.0615(1m)(a)",
+            ))
+        };
+        p.rate.value = dec("0.09");
+        p.grandfathered_rate = kept("0.09", "1994-05-13");
+        assert_eq!(p.validate(), Ok(()), "kept since the day itself");
+        p.rate.value = dec("0.095");
+        assert_eq!(field_of(&p).as_deref(), Some("rate"), "above the kept rate");
+        p.rate.value = dec("0.09");
+        p.grandfathered_rate = kept("0.09", "1994-05-14");
+        assert_eq!(
+            field_of(&p).as_deref(),
+            Some("grandfathered_rate.in_effect_since")
+        );
+        p.grandfathered_rate = kept("0.08", "1990-01-01");
+        assert_eq!(field_of(&p).as_deref(), Some("grandfathered_rate.rate"));
+        p.grandfathered_rate = kept("0.09", "1990-01-01");
+        if let Some(k) = p.grandfathered_rate.as_mut() {
+            k.citation = " ".into();
+        }
+        assert_eq!(field_of(&p).as_deref(), Some("grandfathered_rate"));
     }
 
     #[test]

@@ -16,6 +16,12 @@ fn m(s: &str) -> Money {
     Money::parse(s).unwrap()
 }
 
+/// A municipality that has been a zone member throughout (Montello since 2020).
+const ZONE: &[Stint] = &[Stint {
+    joined_on: NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),
+    left_on: None,
+}];
+
 fn history(policy: Policy) -> PolicyHistory {
     PolicyHistory::single(policy).unwrap()
 }
@@ -49,7 +55,7 @@ fn invalid(result: Result<Quote, DomainError>) -> String {
 
 #[test]
 fn montello_2026_q1_worked_example() {
-    let q = quote(&history(montello()), &input("2026-Q1", "12345.67")).unwrap();
+    let q = quote(&history(montello()), &input("2026-Q1", "12345.67"), ZONE).unwrap();
     assert_eq!(q.tax, m("555.56"));
     assert_eq!(q.due_date, d("2026-04-30"));
     assert_eq!(q.filing_due_date, d("2026-04-30"));
@@ -101,18 +107,18 @@ fn due_dates_by_municipality() {
         (hayward(), "2025", "2026-01-30"),
     ];
     for (policy, period, due) in cases {
-        let q = quote(&history(policy), &input(period, "1000.00")).unwrap();
+        let q = quote(&history(policy), &input(period, "1000.00"), ZONE).unwrap();
         assert_eq!(q.due_date, d(due), "{period}");
     }
 }
 
 #[test]
 fn half_a_cent_rounds_away_from_zero() {
-    let q = quote(&history(montello()), &input("2026-Q1", "12345.00")).unwrap();
+    let q = quote(&history(montello()), &input("2026-Q1", "12345.00"), ZONE).unwrap();
     assert_eq!(q.tax, m("555.53")); // 555.525
     assert_eq!(q.distribution.commission, m("416.65")); // 416.6475
     assert_eq!(q.distribution.municipality, m("138.88"));
-    let q = quote(&history(montello()), &input("2026-Q1", "11.00")).unwrap();
+    let q = quote(&history(montello()), &input("2026-Q1", "11.00"), ZONE).unwrap();
     assert_eq!(q.tax, m("0.50")); // 0.495
 }
 
@@ -122,7 +128,7 @@ fn late_montello_return() {
     i.filed_on = Some(d("2026-06-01"));
     i.paid_on = Some(d("2026-06-01"));
     i.previous_year_tax = Some(m("3000.00"));
-    let q = quote(&history(montello()), &i).unwrap();
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
     assert_eq!(q.interest, m("11.11")); // 555.56 × 1 % × 2 months
     assert_eq!(q.late_filing_fee, m("25.00"));
     assert_eq!(q.late_payment_forfeiture, m("750.00")); // 25 % of 3000.00
@@ -142,7 +148,7 @@ fn late_payment_forfeiture_boundary_and_cap() {
         let mut i = input("2026-Q1", "12345.67");
         i.paid_on = Some(d(paid));
         i.previous_year_tax = previous.map(m);
-        let q = quote(&history(montello()), &i).unwrap();
+        let q = quote(&history(montello()), &i, ZONE).unwrap();
         assert_eq!(
             q.late_payment_forfeiture,
             m(expected),
@@ -158,7 +164,7 @@ fn extension_excuses_the_fee_but_not_interest() {
     i.extended_to = Some(d("2026-05-30"));
     i.filed_on = Some(d("2026-05-20"));
     i.paid_on = Some(d("2026-05-20"));
-    let q = quote(&history(montello()), &i).unwrap();
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
     assert_eq!(q.filing_due_date, d("2026-05-30"));
     assert_eq!(q.due_date, d("2026-04-30"));
     assert_eq!(q.late_filing_fee, Money::ZERO);
@@ -166,7 +172,9 @@ fn extension_excuses_the_fee_but_not_interest() {
     assert_eq!(q.total_due, m("561.12"));
     i.filed_on = Some(d("2026-05-31"));
     assert_eq!(
-        quote(&history(montello()), &i).unwrap().late_filing_fee,
+        quote(&history(montello()), &i, ZONE)
+            .unwrap()
+            .late_filing_fee,
         m("25.00")
     );
 }
@@ -176,7 +184,7 @@ fn hayward_interest_across_the_year_boundary() {
     let mut i = input("2025-Q4", "12345.67");
     i.paid_on = Some(d("2026-03-02"));
     i.filed_on = Some(d("2026-01-30"));
-    let q = quote(&history(hayward()), &i).unwrap();
+    let q = quote(&history(hayward()), &i, ZONE).unwrap();
     assert_eq!(q.tax, m("493.83"));
     assert_eq!(q.interest, m("9.88")); // 493.83 × 1 % × 2 months = 9.8766
     assert_eq!(q.late_filing_fee, Money::ZERO);
@@ -184,7 +192,10 @@ fn hayward_interest_across_the_year_boundary() {
     assert_eq!(q.distribution.commission, Money::ZERO);
     assert_eq!(q.distribution.municipality, m("493.83"));
     i.paid_on = Some(d("2026-01-31")); // the Saturday after the due date
-    assert_eq!(quote(&history(hayward()), &i).unwrap().interest, m("4.94"));
+    assert_eq!(
+        quote(&history(hayward()), &i, ZONE).unwrap().interest,
+        m("4.94")
+    );
 }
 
 #[test]
@@ -267,13 +278,13 @@ fn invalid_inputs_name_field_and_rule() {
         ),
     ];
     for (policy, i, expected) in cases {
-        assert_eq!(invalid(quote(&history(policy), &i)), expected);
+        assert_eq!(invalid(quote(&history(policy), &i, ZONE)), expected);
     }
 }
 
 #[test]
 fn no_policy_before_the_first_version() {
-    let result = quote(&history(montello()), &input("2019-Q4", "100.00"));
+    let result = quote(&history(montello()), &input("2019-Q4", "100.00"), ZONE);
     assert_eq!(
         result,
         Err(DomainError::NoPolicy {
@@ -288,8 +299,8 @@ fn the_version_in_force_on_the_last_day_is_used() {
     raised.effective_from = d("2026-05-15");
     raised.rate.value = Decimal::new(55, 3);
     let h = PolicyHistory::new(vec![montello(), raised]).unwrap();
-    let q1 = quote(&h, &input("2026-Q1", "1000.00")).unwrap();
-    let q2 = quote(&h, &input("2026-Q2", "1000.00")).unwrap();
+    let q1 = quote(&h, &input("2026-Q1", "1000.00"), ZONE).unwrap();
+    let q2 = quote(&h, &input("2026-Q2", "1000.00"), ZONE).unwrap();
     assert_eq!((q1.tax, q1.policy_version), (m("45.00"), d("2020-01-01")));
     assert_eq!((q2.tax, q2.policy_version), (m("55.00"), d("2026-05-15")));
 }
@@ -309,7 +320,7 @@ fn quote_input_json_defaults_and_refusals() {
         serde_json::from_str::<QuoteInput>(r#"{"period":"2026-Q1","gross_receipts":12.5}"#)
             .is_err()
     );
-    let q = quote(&history(montello()), &i).unwrap();
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
     let json = serde_json::to_value(&q).unwrap();
     assert_eq!(json["tax"], "555.56");
     assert_eq!(json["due_date"], "2026-04-30");
@@ -387,7 +398,7 @@ proptest! {
         }
         let h = history(policy);
         let due = quote(&h, &QuoteInput { period, gross_receipts: Money::from_cents(gross), exempt_receipts: Money::ZERO,
-            filed_on: None, paid_on: None, extended_to: None, previous_year_tax: None }).unwrap().due_date;
+            filed_on: None, paid_on: None, extended_to: None, previous_year_tax: None }, ZONE).unwrap().due_date;
         let q = quote(&h, &QuoteInput {
             period,
             gross_receipts: Money::from_cents(gross),
@@ -396,7 +407,7 @@ proptest! {
             paid_on: Some(due),
             extended_to: None,
             previous_year_tax: previous.map(Money::from_cents),
-        }).unwrap();
+        }, ZONE).unwrap();
         prop_assert_eq!(q.interest, Money::ZERO);
         prop_assert_eq!(q.late_filing_fee, Money::ZERO);
         prop_assert_eq!(q.late_payment_forfeiture, Money::ZERO);
@@ -419,7 +430,7 @@ fn an_extension_moves_the_forfeiture_but_not_interest() {
         ("2026-07-01", "750.00", "16.67"), // extended due + 31; 3 months interest
     ] {
         i.paid_on = Some(d(paid));
-        let q = quote(&history(montello()), &i).unwrap();
+        let q = quote(&history(montello()), &i, ZONE).unwrap();
         assert_eq!(q.late_payment_forfeiture, m(forfeiture), "paid {paid}");
         assert_eq!(q.interest, m(interest), "paid {paid}");
         assert_eq!(q.late_filing_fee, Money::ZERO, "filed within the extension");
@@ -432,7 +443,7 @@ fn an_extension_moves_the_forfeiture_but_not_interest() {
     // Without the extension the same payment on 2026-06-30 is 61 days late.
     i.extended_to = None;
     i.paid_on = Some(d("2026-06-30"));
-    let q = quote(&history(montello()), &i).unwrap();
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
     assert_eq!(q.late_payment_forfeiture, m("750.00"));
     assert_eq!(q.late_filing_fee, m("25.00"));
 }
@@ -442,7 +453,7 @@ fn a_late_return_without_a_payment_date_counts_as_paid_when_filed() {
     let mut i = input("2026-Q1", "12345.67");
     i.filed_on = Some(d("2026-06-15"));
     i.previous_year_tax = Some(m("3000.00"));
-    let q = quote(&history(montello()), &i).unwrap();
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
     assert_eq!(q.interest, m("11.11"), "2 months, as if paid 2026-06-15");
     assert_eq!(q.late_payment_forfeiture, m("750.00"), "46 days late");
     assert_eq!(q.late_filing_fee, m("25.00"));
@@ -457,13 +468,13 @@ fn a_late_return_without_a_payment_date_counts_as_paid_when_filed() {
     assert!(interest.citation.contains("accompany"));
     // Given explicitly, the payment date wins.
     i.paid_on = Some(d("2026-07-02"));
-    let q = quote(&history(montello()), &i).unwrap();
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
     assert_eq!(q.interest, m("16.67"));
     assert!(!line(&q, "interest").inputs.contains_key("paid_on_source"));
     // Filed on time without a payment date: paid on time, nothing late.
     let mut on_time = input("2026-Q1", "12345.67");
     on_time.filed_on = Some(d("2026-04-30"));
-    let q = quote(&history(montello()), &on_time).unwrap();
+    let q = quote(&history(montello()), &on_time, ZONE).unwrap();
     assert_eq!(
         (q.interest, q.late_payment_forfeiture),
         (Money::ZERO, Money::ZERO)
@@ -471,5 +482,27 @@ fn a_late_return_without_a_payment_date_counts_as_paid_when_filed() {
     // Hayward likewise (1 % a month, no forfeiture).
     let mut h = input("2025-Q4", "12345.67");
     h.filed_on = Some(d("2026-03-02"));
-    assert_eq!(quote(&history(hayward()), &h).unwrap().interest, m("9.88"));
+    assert_eq!(quote(&history(hayward()), &h, ZONE).unwrap().interest, m("9.88"));
+}
+
+#[test]
+fn from_the_day_after_left_on_nothing_goes_to_the_commission() {
+    let left = [Stint {
+        joined_on: d("2020-01-01"),
+        left_on: Some(d("2026-06-30")),
+    }];
+    let q2 = quote(&history(montello()), &input("2026-Q2", "1000.00"), &left).unwrap();
+    assert_eq!(
+        q2.distribution.commission,
+        m("33.75"),
+        "Q2 ends on left_on: still a member"
+    );
+    let q3 = quote(&history(montello()), &input("2026-Q3", "1000.00"), &left).unwrap();
+    assert_eq!(q3.distribution.commission, Money::ZERO);
+    assert_eq!(q3.distribution.municipality, m("45.00"));
+    let line = line(&q3, "commission_share");
+    assert!(
+        line.citation
+            .contains("not a member of a tourism zone on 2026-09-30")
+    );
 }

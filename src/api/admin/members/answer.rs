@@ -1,0 +1,123 @@
+//! `/v1/municipalities/{municipality}/zone-invitations`: the invited
+//! municipality's clerk-treasurer lists its invitations and accepts or
+//! declines them. Only invitations addressed to this municipality are seen.
+
+use actix_web::{get, post, web};
+use chrono::Utc;
+
+use super::{ZoneInvitation, ZoneInvitationList, actor};
+use crate::{
+    api::caller::InMunicipality,
+    app::AppState,
+    error::{ApiError, Problem},
+    tenancy::Action,
+    usecases::membership::{self, Invitation},
+};
+
+/// The invitations addressed to the municipality, answered ones included.
+#[utoipa::path(
+    operation_id = "list_municipality_zone_invitations",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`")),
+    responses(
+        (status = 200, description = "The invitations, newest first", body = ZoneInvitationList),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality, or the caller has no relation to it", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/municipalities/{municipality}/zone-invitations")]
+pub async fn list(
+    state: web::Data<AppState>,
+    at: InMunicipality,
+) -> Result<web::Json<ZoneInvitationList>, ApiError> {
+    at.ctx.require(Action::AnswerZoneInvitations)?;
+    let municipality = at.municipality;
+    let items = state
+        .db
+        .run_scoped(at.ctx.db_scope(), move |conn| {
+            membership::invitations_to(conn, &municipality)
+        })
+        .await?;
+    Ok(web::Json(items.into()))
+}
+
+type Answer = fn(
+    &mut crate::db::DbConn,
+    &crate::db::models::MunicipalityRow,
+    &str,
+    &str,
+    chrono::NaiveDateTime,
+) -> Result<Invitation, ApiError>;
+
+async fn respond(
+    state: web::Data<AppState>,
+    at: InMunicipality,
+    id: String,
+    answer: Answer,
+) -> Result<web::Json<ZoneInvitation>, ApiError> {
+    at.ctx.require(Action::AnswerZoneInvitations)?;
+    let by = actor(&at.ctx.caller);
+    let now = Utc::now().naive_utc();
+    let municipality = at.municipality;
+    let invitation = state
+        .db
+        .run_scoped(at.ctx.db_scope(), move |conn| {
+            answer(conn, &municipality, &id, &by, now)
+        })
+        .await?;
+    Ok(web::Json(invitation.into()))
+}
+
+/// Accept: the municipality becomes a member from the proposed day, or from the first day of this month if that is later. No request body.
+#[utoipa::path(
+    operation_id = "accept_zone_invitation",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`"),
+        ("id" = String, Path, description = "Invitation id")
+    ),
+    responses(
+        (status = 200, description = "The invitation, accepted, with the membership's first day in `joined_on`", body = ZoneInvitation),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`errors` names the rule: `invitation_pending` (already answered or withdrawn), `one_zone_at_a_time`, or `zone_same_rate` (Wis. Stat. § 66.0615: members levy one rate)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/zone-invitations/{id}/accept")]
+pub async fn accept(
+    state: web::Data<AppState>,
+    at: InMunicipality,
+    path: web::Path<(String, String)>,
+) -> Result<web::Json<ZoneInvitation>, ApiError> {
+    respond(state, at, path.into_inner().1, membership::accept).await
+}
+
+/// Decline: nothing changes but the invitation, which stays on record as `declined`. No request body.
+#[utoipa::path(
+    operation_id = "decline_zone_invitation",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`"),
+        ("id" = String, Path, description = "Invitation id")
+    ),
+    responses(
+        (status = 200, description = "The invitation, declined", body = ZoneInvitation),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already answered or withdrawn (rule `invitation_pending`)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/zone-invitations/{id}/decline")]
+pub async fn decline(
+    state: web::Data<AppState>,
+    at: InMunicipality,
+    path: web::Path<(String, String)>,
+) -> Result<web::Json<ZoneInvitation>, ApiError> {
+    respond(state, at, path.into_inner().1, membership::decline).await
+}

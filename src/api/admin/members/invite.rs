@@ -1,0 +1,129 @@
+//! `/v1/zones/{zone}/invitations`: the zone admin invites a municipality,
+//! lists the zone's invitations and withdraws a pending one.
+
+use actix_web::{HttpResponse, get, post, web};
+use chrono::{NaiveDate, Utc};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::{ZoneInvitation, ZoneInvitationList, actor};
+use crate::{
+    api::{caller::InZone, extract::ApiJson},
+    app::AppState,
+    error::{ApiError, Problem},
+    tenancy::ZoneAction,
+    usecases::membership,
+};
+
+/// An invitation to send.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InvitationRequest {
+    /// Slug of an existing municipality (municipalities are created with `roomtax admin create-municipality`).
+    #[schema(example = "westfield")]
+    pub municipality: String,
+    /// Proposed first day in the zone, not before the first day of this month; absent: the first day of the month the municipality accepts in. The membership never starts before that day.
+    #[schema(example = "2027-01-01")]
+    pub joined_on: Option<NaiveDate>,
+}
+
+/// Invite an existing municipality into the zone (its clerk-treasurer accepts or declines).
+#[utoipa::path(
+    operation_id = "invite_zone_member",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    request_body = InvitationRequest,
+    responses(
+        (status = 201, description = "The pending invitation", body = ZoneInvitation),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`errors` names the rule: `one_zone_at_a_time`, `zone_same_rate` (Wis. Stat. § 66.0615: members levy one rate) or `one_pending_invitation`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "No such municipality (`existing_municipality`), or `joined_on` before this month (`not_before_acceptance_month`)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/zones/{zone}/invitations")]
+pub async fn invite(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+    body: Result<ApiJson<InvitationRequest>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    ctx.require(ZoneAction::ManageMembership)?;
+    let ApiJson(body) = body?;
+    let by = actor(&ctx.caller);
+    let now = Utc::now().naive_utc();
+    let invitation = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            membership::invite(conn, &zone, &body.municipality, body.joined_on, &by, now)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(ZoneInvitation::from(invitation)))
+}
+
+/// Every invitation the zone sent, answered ones included.
+#[utoipa::path(
+    operation_id = "list_zone_invitations",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    responses(
+        (status = 200, description = "The zone's invitations, newest first", body = ZoneInvitationList),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/zones/{zone}/invitations")]
+pub async fn list(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+) -> Result<web::Json<ZoneInvitationList>, ApiError> {
+    ctx.require(ZoneAction::ManageMembership)?;
+    let items = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            membership::invitations_of_zone(conn, &zone)
+        })
+        .await?;
+    Ok(web::Json(items.into()))
+}
+
+/// Withdraw a pending invitation (it stays on record as `withdrawn`).
+#[utoipa::path(
+    operation_id = "withdraw_zone_invitation",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        ("id" = String, Path, description = "Invitation id")
+    ),
+    responses(
+        (status = 200, description = "The invitation, now withdrawn", body = ZoneInvitation),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone or invitation of it, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The invitation was already answered (rule `invitation_pending`)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/zones/{zone}/invitations/{id}/withdraw")]
+pub async fn withdraw(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+    path: web::Path<(String, String)>,
+) -> Result<web::Json<ZoneInvitation>, ApiError> {
+    ctx.require(ZoneAction::ManageMembership)?;
+    let (_, id) = path.into_inner();
+    let by = actor(&ctx.caller);
+    let now = Utc::now().naive_utc();
+    let invitation = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            membership::withdraw(conn, &zone, &id, &by, now)
+        })
+        .await?;
+    Ok(web::Json(invitation.into()))
+}

@@ -1,0 +1,87 @@
+//! `POST /v1/zones/{zone}/members/{municipality}/leave`: the zone admin records
+//! a member's last day in the zone.
+
+use actix_web::{post, web};
+use chrono::{NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    api::{caller::InZone, extract::ApiJson},
+    app::AppState,
+    error::{ApiError, Problem},
+    tenancy::ZoneAction,
+    usecases::membership,
+};
+
+/// A municipality leaving the zone.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LeaveRequest {
+    /// The municipality's last day in the zone: after the day it joined, and no earlier than the last day of the previous month (a period that has ended keeps its commission share). From the next day on, its quotes send nothing to the commission.
+    #[schema(example = "2027-12-31")]
+    pub left_on: NaiveDate,
+}
+
+/// A municipality's membership in a zone.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ZoneMembership {
+    /// Slug of the zone.
+    pub zone: String,
+    /// Slug of the member municipality.
+    pub municipality: String,
+    /// Name of the member municipality.
+    pub municipality_name: String,
+    /// First day in the zone.
+    pub joined_on: NaiveDate,
+    /// Last day in the zone, if it has or will have left.
+    pub left_on: Option<NaiveDate>,
+}
+
+/// Record that a member municipality leaves the zone.
+#[utoipa::path(
+    operation_id = "leave_zone",
+    tag = "administration",
+    security(("bearer" = [])),
+    params(
+        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        ("municipality" = String, Path, description = "Slug of the member municipality")
+    ),
+    request_body = LeaveRequest,
+    responses(
+        (status = 200, description = "The membership, now with its last day", body = ZoneMembership),
+        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such zone or municipality, the municipality was never a member, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The municipality has already left the zone (rule `open_membership`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`left_on` not after the day it joined (`after_joined_on`), or in a period that has ended (`not_retroactive`)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/zones/{zone}/members/{municipality}/leave")]
+pub async fn leave(
+    state: web::Data<AppState>,
+    InZone { ctx, zone }: InZone,
+    path: web::Path<(String, String)>,
+    body: Result<ApiJson<LeaveRequest>, ApiError>,
+) -> Result<web::Json<ZoneMembership>, ApiError> {
+    ctx.require(ZoneAction::ManageMembership)?;
+    let ApiJson(body) = body?;
+    let (_, slug) = path.into_inner();
+    let today = Utc::now().date_naive();
+    let zone_slug = zone.slug.clone();
+    let (membership, municipality) = state
+        .db
+        .run_scoped(ctx.db_scope(), move |conn| {
+            membership::leave(conn, &zone, &slug, body.left_on, today)
+        })
+        .await?;
+    Ok(web::Json(ZoneMembership {
+        zone: zone_slug,
+        municipality: municipality.slug,
+        municipality_name: municipality.name,
+        joined_on: membership.joined_on,
+        left_on: membership.left_on,
+    }))
+}
