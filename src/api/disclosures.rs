@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     admin::{GrantUser, Page, user_of, users_by_id, utc},
-    caller::InMunicipality,
+    caller::{InMunicipality, MunicipalUnit},
     extract::{ApiJson, ApiQuery},
 };
 use crate::{
@@ -253,64 +253,66 @@ fn to_api(
 #[post("/v1/municipalities/{municipality}/disclosures")]
 pub async fn create(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     body: Result<ApiJson<DisclosureRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageDisclosures)?;
-    let ApiJson(body) = body?;
-    let now = Utc::now();
-    let checked = body.check(now)?;
-    let created_by = ctx
-        .caller
-        .user_id()
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::Forbidden("only a person records disclosures".into()))?;
-    let municipality_id = municipality.id;
-    let disclosure = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let mut errors = Vec::new();
-            let grantee = db::identity::user_by_email(conn, &body.grantee_email)?;
-            if grantee.is_none() {
-                errors.push(FieldError::new(
-                    "grantee_email",
-                    "existing_user",
-                    "no user has this email; the grantee needs an account first",
-                ));
-            }
-            for (i, id) in body.payor_ids.iter().enumerate() {
-                if db::payors::get(conn, municipality_id, id)?.is_none() {
+    let disclosure = here
+        .write(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ManageDisclosures)?;
+                let ApiJson(body) = body?;
+                let now = Utc::now();
+                let checked = body.check(now)?;
+                let created_by = ctx.caller.person_id()?.to_owned();
+                let municipality_id = municipality.id;
+                let mut errors = Vec::new();
+                let grantee = db::identity::user_by_email(conn, &body.grantee_email)?;
+                if grantee.is_none() {
                     errors.push(FieldError::new(
-                        format!("payor_ids[{i}]"),
-                        "payor_exists",
-                        "no such payor in this municipality",
+                        "grantee_email",
+                        "existing_user",
+                        "no user has this email; the grantee needs an account first",
                     ));
                 }
-            }
-            let Some(grantee) = grantee.filter(|_| errors.is_empty()) else {
-                return Err(ApiError::Validation(errors));
-            };
-            let row = DisclosureGrantRow {
-                municipality_id,
-                id: db::identity::new_id(),
-                reference: checked.reference,
-                basis: checked.basis.as_str().to_owned(),
-                grantee_user_id: grantee.id.clone(),
-                expires_at: checked.expires_at.naive_utc(),
-                created_at: now.naive_utc(),
-                created_by,
-                revoked_at: None,
-            };
-            let mut payor_ids = body.payor_ids;
-            payor_ids.sort();
-            db::disclosures::insert(conn, &row, &payor_ids)?;
-            let user = GrantUser {
-                id: grantee.id,
-                email: grantee.email,
-                display_name: grantee.display_name,
-            };
-            to_api(row, payor_ids, user, now)
-        })
+                for (i, id) in body.payor_ids.iter().enumerate() {
+                    if db::payors::get(conn, municipality_id, id)?.is_none() {
+                        errors.push(FieldError::new(
+                            format!("payor_ids[{i}]"),
+                            "payor_exists",
+                            "no such payor in this municipality",
+                        ));
+                    }
+                }
+                let Some(grantee) = grantee.filter(|_| errors.is_empty()) else {
+                    return Err(ApiError::Validation(errors));
+                };
+                let row = DisclosureGrantRow {
+                    municipality_id,
+                    id: db::identity::new_id(),
+                    reference: checked.reference,
+                    basis: checked.basis.as_str().to_owned(),
+                    grantee_user_id: grantee.id.clone(),
+                    expires_at: checked.expires_at.naive_utc(),
+                    created_at: now.naive_utc(),
+                    created_by,
+                    revoked_at: None,
+                };
+                let mut payor_ids = body.payor_ids;
+                payor_ids.sort();
+                db::disclosures::insert(conn, &row, &payor_ids)?;
+                let user = GrantUser {
+                    id: grantee.id,
+                    email: grantee.email,
+                    display_name: grantee.display_name,
+                };
+                to_api(row, payor_ids, user, now)
+            },
+        )
         .await?;
     Ok(HttpResponse::Created().json(disclosure))
 }
@@ -336,37 +338,45 @@ pub async fn create(
 #[get("/v1/municipalities/{municipality}/disclosures")]
 pub async fn list(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     params: Result<ApiQuery<DisclosureListParams>, ApiError>,
 ) -> Result<web::Json<DisclosureList>, ApiError> {
-    ctx.require(Action::ManageDisclosures)?;
-    let ApiQuery(params) = params?;
-    let page = Page::parse(params.limit, params.cursor.as_deref())?;
-    let now = Utc::now();
-    let query = DisclosureQuery {
-        active_at: (params.active == Some(true)).then(|| now.naive_utc()),
-        before: page.before.clone(),
-        limit: i64::from(page.limit),
-    };
-    let municipality_id = municipality.id;
-    let rows = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let rows = db::disclosures::list(conn, municipality_id, &query)?;
-            let users = users_by_id(conn, rows.iter().map(|(r, _)| r.grantee_user_id.clone()))?;
-            rows.into_iter()
-                .map(|(r, payors)| {
-                    let user = user_of(&users, &r.grantee_user_id)?;
-                    Ok((r.created_at, to_api(r, payors, user, now)?))
+    let rows = here
+        .read(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ManageDisclosures)?;
+                let ApiQuery(params) = params?;
+                let page = Page::parse(params.limit, params.cursor.as_deref())?;
+                let now = Utc::now();
+                let query = DisclosureQuery {
+                    active_at: (params.active == Some(true)).then(|| now.naive_utc()),
+                    before: page.before.clone(),
+                    limit: i64::from(page.limit),
+                };
+                let municipality_id = municipality.id;
+                let rows = db::disclosures::list(conn, municipality_id, &query)?;
+                let users = users_by_id(conn, rows.iter().map(|(r, _)| r.grantee_user_id.clone()))?;
+                let rows = rows
+                    .into_iter()
+                    .map(|(r, payors)| {
+                        let user = user_of(&users, &r.grantee_user_id)?;
+                        Ok((r.created_at, to_api(r, payors, user, now)?))
+                    })
+                    .collect::<Result<Vec<_>, ApiError>>()?;
+                let next_cursor = page.next(&rows, |(at, d)| (*at, d.id.clone()));
+                Ok(DisclosureList {
+                    items: rows.into_iter().map(|(_, d)| d).collect(),
+                    next_cursor,
                 })
-                .collect::<Result<Vec<_>, ApiError>>()
-        })
+            },
+        )
         .await?;
-    let next_cursor = page.next(&rows, |(at, d)| (*at, d.id.clone()));
-    Ok(web::Json(DisclosureList {
-        items: rows.into_iter().map(|(_, d)| d).collect(),
-        next_cursor,
-    }))
+    Ok(web::Json(rows))
 }
 
 /// Revoke a disclosure grant (idempotent): the grantee's access ends at its next request.
@@ -388,20 +398,25 @@ pub async fn list(
 #[delete("/v1/municipalities/{municipality}/disclosures/{disclosure}")]
 pub async fn revoke(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageDisclosures)?;
-    let (_, id) = path.into_inner();
-    let municipality_id = municipality.id;
-    state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    here.write(
+        &state,
+        move |MunicipalUnit {
+                  conn,
+                  ctx,
+                  municipality,
+              }| {
+            ctx.require(Action::ManageDisclosures)?;
+            let (_, id) = path.into_inner();
+            let municipality_id = municipality.id;
             db::disclosures::get(conn, municipality_id, &id)?
                 .ok_or(ApiError::NotFound("disclosure"))?;
             db::disclosures::revoke(conn, municipality_id, &id, db::identity::now())?;
             Ok(())
-        })
-        .await?;
+        },
+    )
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }

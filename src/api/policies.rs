@@ -10,7 +10,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{caller::InMunicipality, extract::ApiJson};
+use super::{
+    caller::{InMunicipality, MunicipalUnit},
+    extract::ApiJson,
+};
 use crate::{
     app::AppState,
     db::{self, policies::StoredPolicy},
@@ -70,7 +73,7 @@ pub async fn history(
     let slug = path.into_inner();
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (stored, _) = db::policies::load(conn, muni.id)?;
             Ok(web::Json(PolicyHistoryResponse {
@@ -100,7 +103,7 @@ pub async fn current(
     let today = Utc::now().date_naive();
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (stored, _) = db::policies::load(conn, muni.id)?;
             stored
@@ -136,33 +139,37 @@ pub async fn create(
     at: InMunicipality,
     body: Result<ApiJson<Policy>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    at.ctx.require(Action::ManagePolicies)?;
-    let ApiJson(policy) = body?;
     let today = Utc::now().date_naive();
-    let (kind, actor) = at.ctx.caller.actor();
-    let source = format!("{kind}:{actor}");
-    let municipality = at.municipality;
-    let slug = municipality.slug.clone();
-    let version = state
-        .db
-        .run_scoped(at.ctx.db_scope(), move |conn| {
-            if db::policies::history(conn, municipality.id)?
-                .iter()
-                .any(|v| v.effective_from == policy.effective_from)
-            {
-                return Err(ApiError::Conflict(format!(
-                    "a policy version already takes effect on {}",
-                    policy.effective_from
-                )));
-            }
-            db::policies::add(conn, municipality.id, &policy, &source, today)?;
-            let (stored, _) = db::policies::load(conn, municipality.id)?;
-            stored
-                .into_iter()
-                .find(|s| s.row.effective_from == policy.effective_from)
-                .map(PolicyVersion::from)
-                .ok_or_else(|| ApiError::internal("recorded version not found"))
-        })
+    let slug = at.slug().to_owned();
+    let version = at
+        .write(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ManagePolicies)?;
+                let ApiJson(policy) = body?;
+                let source = ctx.caller.actor().to_string();
+                if db::policies::history(conn, municipality.id)?
+                    .iter()
+                    .any(|v| v.effective_from == policy.effective_from)
+                {
+                    return Err(ApiError::Conflict(format!(
+                        "a policy version already takes effect on {}",
+                        policy.effective_from
+                    )));
+                }
+                db::policies::add(conn, municipality.id, &policy, &source, today)?;
+                let (stored, _) = db::policies::load(conn, municipality.id)?;
+                stored
+                    .into_iter()
+                    .find(|s| s.row.effective_from == policy.effective_from)
+                    .map(PolicyVersion::from)
+                    .ok_or_else(|| ApiError::internal("recorded version not found"))
+            },
+        )
         .await?;
     Ok(HttpResponse::Created()
         .insert_header((

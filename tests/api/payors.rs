@@ -77,7 +77,7 @@ fn as_owner<T>(app: &TestApp, slug: &str, work: impl FnOnce(&mut DbConn, i64) ->
         let id = db::municipalities::by_slug(conn, slug)?
             .expect("municipality exists")
             .id;
-        db::tenancy::apply(
+        db::rls::apply(
             conn,
             &DbScope {
                 municipality_id: Some(id),

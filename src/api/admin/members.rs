@@ -16,7 +16,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    api::{caller::InZone, extract::ApiJson},
+    api::{
+        caller::{InZone, ZoneUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     db::{
         self, DbConn,
@@ -251,17 +254,16 @@ fn check_no_overlap(
 #[post("/v1/zones/{zone}/members")]
 pub async fn join(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     body: Result<ApiJson<JoinRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(ZoneAction::ManageMembership)?;
-    let ApiJson(body) = body?;
-    if let MunicipalityRef::New(new) = &body.municipality {
-        new.validate()?;
-    }
-    let joined = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let joined = here
+        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
+            ctx.require(ZoneAction::ManageMembership)?;
+            let ApiJson(body) = body?;
+            if let MunicipalityRef::New(new) = &body.municipality {
+                new.validate()?;
+            }
             let (municipality, created) = resolve(conn, &body.municipality)?;
             check_no_overlap(conn, &municipality, body.joined_on)?;
             db::zones::add_member(
@@ -329,16 +331,15 @@ pub async fn join(
 #[post("/v1/zones/{zone}/members/{municipality}/leave")]
 pub async fn leave(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     path: web::Path<(String, String)>,
     body: Result<ApiJson<LeaveRequest>, ApiError>,
 ) -> Result<web::Json<ZoneMembership>, ApiError> {
-    ctx.require(ZoneAction::ManageMembership)?;
-    let ApiJson(body) = body?;
-    let (_, slug) = path.into_inner();
-    let membership = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let membership = here
+        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
+            ctx.require(ZoneAction::ManageMembership)?;
+            let ApiJson(body) = body?;
+            let (_, slug) = path.into_inner();
             let municipality = db::municipalities::require(conn, &slug)?;
             let memberships: Vec<MembershipRow> = db::zones::memberships_of(conn, municipality.id)?
                 .into_iter()

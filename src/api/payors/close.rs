@@ -10,7 +10,10 @@ use actix_web::{HttpResponse, http::header, post, web};
 
 use super::{Actor, CloseRequest, IF_MATCH_DOC, IfMatch, Payor, etag, payor_for_write};
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     db,
     error::{ApiError, Problem},
@@ -51,16 +54,14 @@ pub async fn close(
     if_match: IfMatch,
     body: Result<ApiJson<CloseRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let closed_on = body.parse()?;
-    let precondition = if_match.required()?;
-    let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let payor = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let payor = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let closed_on = body.parse()?;
+            let precondition = if_match.required()?;
+            let (_, payor_id) = path.into_inner();
+            let actor = Actor::of(&ctx)?;
             let mut row = payor_for_write(conn, ctx.municipality_id, &payor_id)?;
             precondition.check(row.version)?;
             if let Some(on) = row.closed_on {

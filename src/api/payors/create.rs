@@ -10,7 +10,10 @@ use actix_web::{HttpResponse, http::header, post, web};
 
 use super::{Actor, NewPayor, Payor, etag, payor_location};
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     db,
     error::{ApiError, Problem},
@@ -45,14 +48,13 @@ pub async fn create(
     here: InMunicipality,
     body: Result<ApiJson<NewPayor>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, municipality } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let fields = body.parse()?;
-    let actor = Actor::of(&ctx)?;
-    let payor = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let slug = here.slug().to_owned();
+    let payor = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let fields = body.parse()?;
+            let actor = Actor::of(&ctx)?;
             let row = fields.into_row(
                 ctx.municipality_id,
                 db::identity::new_id(),
@@ -64,10 +66,7 @@ pub async fn create(
         })
         .await?;
     Ok(HttpResponse::Created()
-        .insert_header((
-            header::LOCATION,
-            payor_location(&municipality.slug, &payor.id),
-        ))
+        .insert_header((header::LOCATION, payor_location(&slug, &payor.id)))
         .insert_header((header::ETAG, etag(payor.version)))
         .json(payor))
 }

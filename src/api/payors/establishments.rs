@@ -18,7 +18,10 @@ use super::{
     NewEstablishment, etag, fields::closing_after_opening, payor_for_write, payor_location,
 };
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     db::{self, DbConn, models::EstablishmentRow},
     error::{ApiError, Problem},
@@ -70,19 +73,14 @@ pub async fn create(
     path: web::Path<(String, String)>,
     body: Result<ApiJson<NewEstablishment>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, municipality } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let fields = body.parse()?;
     let (_, payor_id) = path.into_inner();
-    let location = format!(
-        "{}/establishments",
-        payor_location(&municipality.slug, &payor_id)
-    );
-    let actor = Actor::of(&ctx)?;
-    let establishment = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let location = format!("{}/establishments", payor_location(here.slug(), &payor_id));
+    let establishment = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let fields = body.parse()?;
+            let actor = Actor::of(&ctx)?;
             let payor = payor_for_write(conn, ctx.municipality_id, &payor_id)?;
             if let Some(on) = payor.closed_on {
                 return Err(ApiError::Conflict(format!(
@@ -140,16 +138,14 @@ pub async fn update(
     if_match: IfMatch,
     body: Result<ApiJson<EstablishmentPatch>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let changes = body.parse()?;
-    let precondition = if_match.required()?;
-    let (_, payor_id, id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let establishment = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let establishment = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let changes = body.parse()?;
+            let precondition = if_match.required()?;
+            let (_, payor_id, id) = path.into_inner();
+            let actor = Actor::of(&ctx)?;
             let mut row = establishment_of(conn, ctx.municipality_id, &payor_id, &id)?;
             precondition.check(row.version)?;
             let read = row.version;
@@ -203,16 +199,14 @@ pub async fn close(
     if_match: IfMatch,
     body: Result<ApiJson<CloseRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let closed_on = body.parse()?;
-    let precondition = if_match.required()?;
-    let (_, payor_id, id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let establishment = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let establishment = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let closed_on = body.parse()?;
+            let precondition = if_match.required()?;
+            let (_, payor_id, id) = path.into_inner();
+            let actor = Actor::of(&ctx)?;
             let mut row = establishment_of(conn, ctx.municipality_id, &payor_id, &id)?;
             precondition.check(row.version)?;
             if let Some(on) = row.closed_on {

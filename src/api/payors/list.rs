@@ -16,7 +16,7 @@ use utoipa::IntoParams;
 use super::{Actor, PayorList, PayorSummary, Reading, RegistryStatus};
 use crate::{
     api::{
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
         pagination::{PageParams, next_cursor},
     },
@@ -68,41 +68,38 @@ pub async fn list(
     here: InMunicipality,
     params: Result<ApiQuery<PayorListParams>, ApiError>,
 ) -> Result<web::Json<PayorList>, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    let actor = Actor::of(&ctx)?;
-    state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let reading = Reading::resolve(conn, &ctx)?;
-            let ApiQuery(params) = params?;
-            let limit = PageParams {
-                limit: params.limit,
-                cursor: None,
-            }
-            .limit()?;
-            if let Some(name) = &params.name
-                && (name.is_empty() || name.chars().count() > NAME_PREFIX_MAX)
-            {
-                return Err(ApiError::invalid(
-                    "name",
-                    "length",
-                    format!("must be 1 to {NAME_PREFIX_MAX} characters"),
-                ));
-            }
-            let query = PayorQuery {
-                only: reading.only(),
-                open: params.status.map(|s| s == RegistryStatus::Open),
-                name_prefix: params.name,
-                after: params.cursor,
-                limit: i64::from(limit),
-            };
-            let rows = db::payors::list(conn, ctx.municipality_id, &query)?;
-            for row in &rows {
-                reading.log(conn, &actor, &row.id)?;
-            }
-            let items: Vec<PayorSummary> = rows.into_iter().map(PayorSummary::from_row).collect();
-            let next_cursor = next_cursor(&items, limit, |p| p.id.clone());
-            Ok(web::Json(PayorList { items, next_cursor }))
-        })
-        .await
+    here.write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        let actor = Actor::of(&ctx)?;
+        let reading = Reading::resolve(conn, &ctx)?;
+        let ApiQuery(params) = params?;
+        let limit = PageParams {
+            limit: params.limit,
+            cursor: None,
+        }
+        .limit()?;
+        if let Some(name) = &params.name
+            && (name.is_empty() || name.chars().count() > NAME_PREFIX_MAX)
+        {
+            return Err(ApiError::invalid(
+                "name",
+                "length",
+                format!("must be 1 to {NAME_PREFIX_MAX} characters"),
+            ));
+        }
+        let query = PayorQuery {
+            only: reading.only(),
+            open: params.status.map(|s| s == RegistryStatus::Open),
+            name_prefix: params.name,
+            after: params.cursor,
+            limit: i64::from(limit),
+        };
+        let rows = db::payors::list(conn, ctx.municipality_id, &query)?;
+        for row in &rows {
+            reading.log(conn, &actor, &row.id)?;
+        }
+        let items: Vec<PayorSummary> = rows.into_iter().map(PayorSummary::from_row).collect();
+        let next_cursor = next_cursor(&items, limit, |p| p.id.clone());
+        Ok(web::Json(PayorList { items, next_cursor }))
+    })
+    .await
 }

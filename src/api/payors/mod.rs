@@ -15,9 +15,9 @@
 //!   428 without `If-Match`), then what the stored record says (404, 412 stale
 //!   version, 409 already closed). The body is parsed concurrently but judged
 //!   only after authorisation, so a caller without access learns nothing from it.
-//! - **One transaction per request**, through `Db::run_scoped` with the
-//!   context's `db_scope()`: row-level security on PostgreSQL sees the tenant,
-//!   and a logged read commits together with the read.
+//! - **One transaction per request**: the request's write unit of work
+//!   (`InMunicipality::write`), whose row-level-security scope is the tenant,
+//!   so a logged read commits together with the read.
 //! - **The access log.** Every payor a response shows is logged (record type
 //!   `payor`, action `read`) with actor, basis (the role, `api_client`, or
 //!   `disclosure:<grant id>`) and the request id: a single read, and also each

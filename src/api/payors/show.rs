@@ -10,7 +10,7 @@ use actix_web::{HttpResponse, get, http::header, web};
 
 use super::{Actor, Payor, Reading, etag};
 use crate::{
-    api::caller::InMunicipality,
+    api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
     db,
     error::{ApiError, Problem},
@@ -38,12 +38,10 @@ pub async fn show(
     here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
     let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let payor = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let payor = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            let actor = Actor::of(&ctx)?;
             let reading = Reading::resolve(conn, &ctx)?;
             if !reading.may_read(&payor_id) {
                 return Err(ApiError::NotFound("payor"));

@@ -13,7 +13,10 @@ use actix_web::{HttpResponse, http::header, patch, web};
 
 use super::{Actor, IF_MATCH_DOC, IfMatch, Payor, PayorPatch, etag, payor_for_write};
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     db,
     error::{ApiError, Problem},
@@ -53,16 +56,14 @@ pub async fn update(
     if_match: IfMatch,
     body: Result<ApiJson<PayorPatch>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let changes = body.parse()?;
-    let precondition = if_match.required()?;
-    let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let payor = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let payor = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let changes = body.parse()?;
+            let precondition = if_match.required()?;
+            let (_, payor_id) = path.into_inner();
+            let actor = Actor::of(&ctx)?;
             let mut row = payor_for_write(conn, ctx.municipality_id, &payor_id)?;
             precondition.check(row.version)?;
             let read = row.version;
