@@ -79,7 +79,7 @@ fn ensure_payors(
     municipality_id: i64,
     payors: &[DemoPayor],
 ) -> Result<(), ApiError> {
-    db::tenancy::apply(
+    db::rls::apply(
         conn,
         &DbScope {
             municipality_id: Some(municipality_id),

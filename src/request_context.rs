@@ -42,6 +42,15 @@ pub fn current() -> Option<RequestContext> {
     CURRENT.try_with(Clone::clone).ok()
 }
 
+/// Run `f` (on another thread: a blocking unit of work) with `ctx`, taken
+/// from [`current`] on the request's task, as its current context.
+pub fn within<R>(ctx: Option<RequestContext>, f: impl FnOnce() -> R) -> R {
+    match ctx {
+        Some(ctx) => CURRENT.sync_scope(ctx, f),
+        None => f(),
+    }
+}
+
 /// Accept a caller-supplied id only when it is short and plainly printable.
 fn sane_incoming_id(value: &HeaderValue) -> Option<String> {
     let s = value.to_str().ok()?;

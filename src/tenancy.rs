@@ -1,25 +1,39 @@
 //! The one place that decides what a caller may do in a tenant.
 //!
 //! Contract: a [`Caller`] (who, with which grants, scopes and disclosures) is
-//! loaded once per request by the extractor in `api::caller`; for a
-//! municipality it yields a [`MunicipalityContext`] whose methods answer every
-//! authorisation question, and whose [`MunicipalityContext::db_scope`] is what
+//! loaded once per request, inside the request's one unit of work (`api::caller`);
+//! in a [`Tenant`] it yields a context whose methods answer every
+//! authorisation question: [`MunicipalityContext`] for a municipality,
+//! [`ZoneContext`] (module `zone`) for a zone, and whose `db_scope` is what
 //! row-level security sees. Deny by default. A caller with no relation to the
-//! municipality gets 404 for anything confidential (it may not know the
-//! resource exists); one with a role that does not allow an action gets 403.
-//! Zones have the same shape in [`ZoneContext`] (module `zone`).
+//! tenant gets 404 for anything confidential (it may not know the resource
+//! exists); one with a role that does not allow an action gets 403, whose
+//! detail says in words what it may not do ([`Action::describe`]). Whether an
+//! action needs a person (not an API client) is a property of the action.
 //! Pure: no I/O.
 
+mod tenant;
 mod zone;
 
 use chrono::NaiveDateTime;
 
+pub use tenant::{Actor, ClientTenant, Tenant};
 pub use zone::{ZoneAction, ZoneContext};
 
 use crate::{
     auth::{ApiScope, ConfidentialAccess, Role},
     error::ApiError,
 };
+
+/// The refusal for an action the caller may not take: 403 when the caller is
+/// related to the tenant (it knows the tenant exists), 404 otherwise.
+fn refuse(related: bool, reason: String) -> ApiError {
+    if related {
+        ApiError::Forbidden(reason)
+    } else {
+        ApiError::NotFound("resource")
+    }
+}
 
 /// Who is calling.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,10 +61,8 @@ pub struct GrantRef {
     pub id: String,
     /// The role.
     pub role: Role,
-    /// The municipality, for municipality-scoped roles.
-    pub municipality_id: Option<i64>,
-    /// The zone, for zone-scoped roles.
-    pub zone_id: Option<i64>,
+    /// Where it applies (a municipality role in a municipality, a zone role in a zone).
+    pub tenant: Tenant,
     /// The payor an operator is bound to.
     pub payor_id: Option<String>,
 }
@@ -76,15 +88,43 @@ pub struct Caller {
     /// Active, unexpired disclosure grants.
     pub disclosures: Vec<DisclosureRef>,
     /// For a client: its one municipality or zone.
-    pub client_tenant: Option<(Option<i64>, Option<i64>)>,
+    pub client_tenant: Option<ClientTenant>,
 }
 
 impl Caller {
-    /// The actor id written to the access log.
-    pub fn actor(&self) -> (&'static str, &str) {
+    /// Who acts (the access log's actor).
+    pub fn actor(&self) -> Actor<'_> {
         match &self.subject {
-            Subject::User { id, .. } => ("user", id),
-            Subject::Client { id, .. } => ("client", id),
+            Subject::User { id, .. } => Actor::User(id),
+            Subject::Client { id, .. } => Actor::Client(id),
+        }
+    }
+
+    /// The user id of a person. Every action that records the person
+    /// responsible `needs_person`, so `require` has refused API clients before
+    /// this is asked: an error here is a bug, not a refusal.
+    pub fn person_id(&self) -> Result<&str, ApiError> {
+        self.user_id().ok_or_else(|| {
+            ApiError::internal("an action that needs a person reached an API client")
+        })
+    }
+
+    /// Whether the caller is a person (not an API client).
+    pub fn is_person(&self) -> bool {
+        matches!(self.subject, Subject::User { .. })
+    }
+
+    /// The row-level-security settings for this caller in `tenant` (`None`: the
+    /// caller alone, to load its own grants). A municipality's zone is never
+    /// set, so zone-wide rows (zone grants, zone clients) stay out of reach of
+    /// municipal requests, and a zone request sees no municipal tenant rows.
+    pub fn db_scope(&self, tenant: Option<Tenant>) -> DbScope {
+        let actor = self.actor();
+        DbScope {
+            municipality_id: tenant.and_then(Tenant::municipality_id),
+            zone_id: tenant.and_then(Tenant::zone_id),
+            user_id: matches!(actor, Actor::User(_)).then(|| actor.id().to_owned()),
+            client_id: matches!(actor, Actor::Client(_)).then(|| actor.id().to_owned()),
         }
     }
 
@@ -100,14 +140,14 @@ impl Caller {
     pub fn municipal_roles(&self, municipality_id: i64) -> impl Iterator<Item = &GrantRef> {
         self.grants
             .iter()
-            .filter(move |g| g.municipality_id == Some(municipality_id))
+            .filter(move |g| g.tenant == Tenant::Municipality(municipality_id))
     }
 
     /// Whether the caller holds `role` in the zone.
     pub fn has_zone_role(&self, zone_id: i64, role: Role) -> bool {
         self.grants
             .iter()
-            .any(|g| g.zone_id == Some(zone_id) && g.role == role)
+            .any(|g| g.tenant == Tenant::Zone(zone_id) && g.role == role)
     }
 
     /// Whether the caller has any grant, disclosure or client binding touching the municipality or its zone.
@@ -117,10 +157,12 @@ impl Caller {
                 .disclosures
                 .iter()
                 .any(|d| d.municipality_id == municipality_id)
-            || zone_id.is_some_and(|z| self.grants.iter().any(|g| g.zone_id == Some(z)))
-            || self
-                .client_tenant
-                .is_some_and(|(m, z)| m == Some(municipality_id) || (z.is_some() && z == zone_id))
+            || zone_id.is_some_and(|z| self.grants.iter().any(|g| g.tenant == Tenant::Zone(z)))
+            || match self.client_tenant {
+                Some(Tenant::Municipality(m)) => m == municipality_id,
+                Some(Tenant::Zone(z)) => zone_id == Some(z),
+                None => false,
+            }
     }
 
     /// What this caller may do in a municipality.
@@ -147,7 +189,7 @@ pub enum PayorFilter {
     Only(Vec<String>),
 }
 
-/// Actions that need more than reading.
+/// Actions in a municipality that need more than reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     /// Create, update and close payors and establishments.
@@ -164,6 +206,35 @@ pub enum Action {
     ManageApiClients,
     /// Answer the zone invitations addressed to the municipality (accept or decline).
     AnswerZoneInvitations,
+}
+
+impl Action {
+    /// What the action does, in words, completing "your role may not ...":
+    /// the 403 detail of a caller refused it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::WritePayors => "change the payor registry",
+            Action::ManageUsers => "manage the municipality's users and their roles",
+            Action::ManagePolicies => "record policy versions",
+            Action::ManageDisclosures => "record or revoke disclosure grants",
+            Action::ReadAccessLog => "read the access log",
+            Action::ManageApiClients => "register or revoke API clients",
+            Action::AnswerZoneInvitations => "answer the municipality's zone invitations",
+        }
+    }
+
+    /// Whether only a person may take it: what it records names the person
+    /// responsible (who granted a role, recorded a disclosure, registered a
+    /// client), which an API client cannot be.
+    pub fn needs_person(self) -> bool {
+        match self {
+            Action::ManageUsers
+            | Action::ManageDisclosures
+            | Action::ManageApiClients
+            | Action::AnswerZoneInvitations => true,
+            Action::WritePayors | Action::ManagePolicies | Action::ReadAccessLog => false,
+        }
+    }
 }
 
 /// A caller inside one municipality: every authorisation question is answered here.
@@ -191,6 +262,17 @@ pub struct DbScope {
     pub client_id: Option<String>,
 }
 
+impl DbScope {
+    /// A tenant alone, with no caller (the command line and the demo act for no one).
+    pub fn tenant(tenant: Tenant) -> Self {
+        Self {
+            municipality_id: tenant.municipality_id(),
+            zone_id: tenant.zone_id(),
+            ..Self::default()
+        }
+    }
+}
+
 impl MunicipalityContext {
     fn has_role(&self, roles: &[Role]) -> Option<&GrantRef> {
         self.caller
@@ -201,10 +283,8 @@ impl MunicipalityContext {
     fn client_scopes(&self) -> Option<&[ApiScope]> {
         match &self.caller.subject {
             Subject::Client { scopes, .. }
-                if self
-                    .caller
-                    .client_tenant
-                    .is_some_and(|(m, _)| m == Some(self.municipality_id)) =>
+                if self.caller.client_tenant
+                    == Some(Tenant::Municipality(self.municipality_id)) =>
             {
                 Some(scopes)
             }
@@ -216,13 +296,12 @@ impl MunicipalityContext {
     /// (its zone is left unset, so zone-wide rows such as zone grants stay out
     /// of reach of municipal requests).
     pub fn db_scope(&self) -> DbScope {
-        let (kind, id) = self.caller.actor();
-        DbScope {
-            municipality_id: Some(self.municipality_id),
-            zone_id: None,
-            user_id: (kind == "user").then(|| id.to_owned()),
-            client_id: (kind == "client").then(|| id.to_owned()),
-        }
+        self.caller.db_scope(Some(self.tenant()))
+    }
+
+    /// This municipality as a tenant.
+    pub fn tenant(&self) -> Tenant {
+        Tenant::Municipality(self.municipality_id)
     }
 
     /// The 404 a caller gets for confidential resources it may not know of.
@@ -298,15 +377,22 @@ impl MunicipalityContext {
             | Action::AnswerZoneInvitations => self.has_role(&[Role::ClerkTreasurer]).is_some(),
             Action::ReadAccessLog => self.has_role(&[Role::ClerkTreasurer]).is_some(),
         };
-        if allowed {
-            Ok(())
-        } else if self.related {
-            Err(ApiError::Forbidden(format!(
-                "your role in this municipality does not allow this ({action:?})"
-            )))
-        } else {
-            Err(ApiError::NotFound("resource"))
+        if !allowed {
+            return Err(refuse(
+                self.related,
+                format!(
+                    "your role in this municipality may not {}",
+                    action.describe()
+                ),
+            ));
         }
+        if action.needs_person() && !self.caller.is_person() {
+            return Err(refuse(
+                self.related,
+                format!("only a person may {}", action.describe()),
+            ));
+        }
+        Ok(())
     }
 
     /// The basis recorded in the access log for a clerk-level action.
@@ -319,11 +405,13 @@ impl MunicipalityContext {
     }
 }
 
+/// Callers for the unit tests of this module and of `zone`.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
 
-    fn user(grants: Vec<GrantRef>) -> Caller {
+    /// A person holding `grants`.
+    pub fn user(grants: Vec<GrantRef>) -> Caller {
         Caller {
             subject: Subject::User {
                 id: "u1".into(),
@@ -335,19 +423,29 @@ mod tests {
         }
     }
 
-    fn grant(role: Role, m: Option<i64>, z: Option<i64>, payor: Option<&str>) -> GrantRef {
+    /// A grant of `role` in `tenant` (an operator's payor in `payor`).
+    pub fn grant(role: Role, tenant: Tenant, payor: Option<&str>) -> GrantRef {
         GrantRef {
             id: "g".into(),
             role,
-            municipality_id: m,
-            zone_id: z,
+            tenant,
             payor_id: payor.map(Into::into),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{grant, user};
+    use super::*;
 
     #[test]
     fn clerks_see_all_operators_their_own_others_nothing() {
-        let clerk = user(vec![grant(Role::ClerkTreasurer, Some(1), None, None)]);
+        let clerk = user(vec![grant(
+            Role::ClerkTreasurer,
+            Tenant::Municipality(1),
+            None,
+        )]);
         assert_eq!(
             clerk.in_municipality(1, None).payor_filter(&[]).unwrap().0,
             PayorFilter::All
@@ -356,7 +454,11 @@ mod tests {
             clerk.in_municipality(2, None).payor_filter(&[]),
             Err(ApiError::NotFound(_))
         ));
-        let op = user(vec![grant(Role::Operator, Some(1), None, Some("p1"))]);
+        let op = user(vec![grant(
+            Role::Operator,
+            Tenant::Municipality(1),
+            Some("p1"),
+        )]);
         assert_eq!(
             op.in_municipality(1, None).payor_filter(&[]).unwrap().0,
             PayorFilter::Only(vec!["p1".into()])
@@ -365,7 +467,7 @@ mod tests {
             op.in_municipality(1, None).require(Action::WritePayors),
             Err(ApiError::Forbidden(_))
         ));
-        let commission = user(vec![grant(Role::CommissionMember, None, Some(7), None)]);
+        let commission = user(vec![grant(Role::CommissionMember, Tenant::Zone(7), None)]);
         assert!(matches!(
             commission.in_municipality(1, Some(7)).payor_filter(&[]),
             Err(ApiError::NotFound(_))
@@ -385,8 +487,53 @@ mod tests {
     }
 
     #[test]
+    fn refusals_say_in_words_what_the_role_may_not_do() {
+        let op = user(vec![grant(
+            Role::Operator,
+            Tenant::Municipality(1),
+            Some("p1"),
+        )]);
+        let Err(ApiError::Forbidden(detail)) =
+            op.in_municipality(1, None).require(Action::WritePayors)
+        else {
+            panic!("an operator may not write the registry");
+        };
+        assert_eq!(
+            detail,
+            "your role in this municipality may not change the payor registry"
+        );
+        assert!(!detail.contains("WritePayors"), "{detail}");
+    }
+
+    #[test]
+    fn actions_that_record_a_responsible_person_refuse_clients() {
+        let client = Caller {
+            subject: Subject::Client {
+                id: "c1".into(),
+                scopes: vec![ApiScope::PayorsWrite],
+            },
+            grants: vec![],
+            disclosures: vec![],
+            client_tenant: Some(Tenant::Municipality(1)),
+        };
+        let ctx = client.in_municipality(1, None);
+        assert!(ctx.require(Action::WritePayors).is_ok());
+        assert!(Action::ManageApiClients.needs_person());
+        assert!(matches!(
+            ctx.require(Action::ManageApiClients),
+            Err(ApiError::Forbidden(_))
+        ));
+        assert_eq!(ctx.db_scope().client_id.as_deref(), Some("c1"));
+        assert_eq!(ctx.db_scope().user_id, None);
+    }
+
+    #[test]
     fn municipal_scopes_never_open_zone_rows() {
-        let clerk = user(vec![grant(Role::ClerkTreasurer, Some(1), None, None)]);
+        let clerk = user(vec![grant(
+            Role::ClerkTreasurer,
+            Tenant::Municipality(1),
+            None,
+        )]);
         let scope = clerk.in_municipality(1, Some(7)).db_scope();
         assert_eq!(scope.municipality_id, Some(1));
         assert_eq!(

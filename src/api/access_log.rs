@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     admin::{Page, utc},
-    caller::InMunicipality,
+    caller::{InMunicipality, MunicipalUnit},
     extract::ApiQuery,
 };
 use crate::{
@@ -112,44 +112,50 @@ fn to_api(row: AccessLogRow) -> AccessLogEntry {
 #[get("/v1/municipalities/{municipality}/access-log")]
 pub async fn list(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     params: Result<ApiQuery<AccessLogParams>, ApiError>,
 ) -> Result<web::Json<AccessLogPage>, ApiError> {
-    ctx.require(Action::ReadAccessLog)?;
-    let ApiQuery(params) = params?;
-    let page = Page::parse(params.limit, params.cursor.as_deref())?;
-    let since = params
-        .since
-        .as_deref()
-        .map(|s| {
-            DateTime::parse_from_rfc3339(s)
-                .map(|at| at.naive_utc())
-                .map_err(|_| {
-                    ApiError::invalid(
-                        "since",
-                        "rfc3339",
-                        "an RFC 3339 instant, e.g. 2026-04-01T00:00:00Z",
-                    )
+    let rows = here
+        .read(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ReadAccessLog)?;
+                let ApiQuery(params) = params?;
+                let page = Page::parse(params.limit, params.cursor.as_deref())?;
+                let since = params
+                    .since
+                    .as_deref()
+                    .map(|s| {
+                        DateTime::parse_from_rfc3339(s)
+                            .map(|at| at.naive_utc())
+                            .map_err(|_| {
+                                ApiError::invalid(
+                                    "since",
+                                    "rfc3339",
+                                    "an RFC 3339 instant, e.g. 2026-04-01T00:00:00Z",
+                                )
+                            })
+                    })
+                    .transpose()?;
+                let query = LogQuery {
+                    record_id: params.record_id,
+                    actor_id: params.actor_id,
+                    since,
+                    before: page.before.clone(),
+                    limit: i64::from(page.limit),
+                };
+                let rows = db::access_log::list(conn, municipality.id, &query)?;
+                let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
+                Ok(AccessLogPage {
+                    items: rows.into_iter().map(to_api).collect(),
+                    next_cursor,
                 })
-        })
-        .transpose()?;
-    let query = LogQuery {
-        record_id: params.record_id,
-        actor_id: params.actor_id,
-        since,
-        before: page.before.clone(),
-        limit: i64::from(page.limit),
-    };
-    let municipality_id = municipality.id;
-    let rows = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            Ok(db::access_log::list(conn, municipality_id, &query)?)
-        })
+            },
+        )
         .await?;
-    let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
-    Ok(web::Json(AccessLogPage {
-        items: rows.into_iter().map(to_api).collect(),
-        next_cursor,
-    }))
+    Ok(web::Json(rows))
 }

@@ -74,7 +74,7 @@ pub async fn show(
     let slug = path.into_inner();
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (_, history) = db::policies::load(conn, muni.id)?;
             Ok(web::Json(DueCalendar {

@@ -1,15 +1,22 @@
-//! Extractors that authenticate the caller and put it in its tenant.
+//! Who is calling, in which tenant, and the request's one unit of work.
 //!
-//! Contract: [`Caller`] validates the bearer token (EdDSA only, `exp`, `iat`,
-//! `iss`, `aud`, `sub` required) and loads the caller's live account, grants
-//! and disclosures once per request; a deleted user, a revoked client or any
-//! token fault is a 401. [`InMunicipality`] adds the municipality named by the
-//! `{municipality}` path segment (by name, never by position) and yields the
-//! [`MunicipalityContext`] every confidential handler authorises with;
-//! [`InZone`] does the same for the `{zone}` segment ([`ZoneContext`]). No
+//! Contract: the extractors touch no database. [`Authenticated`] verifies the
+//! bearer token (EdDSA only, `exp`, `iat`, `iss`, `aud`, `sub` required; any
+//! fault is a 401); [`InMunicipality`] and [`InZone`] add the slug of the
+//! `{municipality}` / `{zone}` path segment (by name, never by position). No
 //! handler reads tenant ids from anywhere else.
+//!
+//! The handler then opens exactly one unit of work, `read` or `write` (see
+//! `db::Mode`), and everything the request needs runs in that one
+//! transaction, in this order: the row-level-security settings for the
+//! caller alone; the caller's live account, grants and disclosures (a deleted
+//! user, a revoked client or an account with nothing left is a 401); the
+//! tenant by slug (404 when there is none); the settings widened to the
+//! caller in its tenant; and the handler's closure, which receives the
+//! connection and the tenant context ([`MunicipalUnit`], [`ZoneUnit`],
+//! [`CallerUnit`]) and authorises first through it.
 
-use std::{future::Future, pin::Pin};
+use std::future::{Ready, ready};
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
 use chrono::Utc;
@@ -18,20 +25,14 @@ use crate::{
     app::AppState,
     auth::{Role, TokenKind, parse_scopes},
     db::{
-        self,
+        self, DbConn, Mode,
         models::{MunicipalityRow, ZoneRow},
     },
     error::ApiError,
     tenancy::{
-        Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, ZoneContext,
+        Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, Tenant, ZoneContext,
     },
 };
-
-fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
-    req.app_data::<web::Data<AppState>>()
-        .cloned()
-        .ok_or_else(|| ApiError::internal("AppState missing"))
-}
 
 fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
     let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
@@ -52,128 +53,188 @@ fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
     }
 }
 
-fn grant_role(role: &str) -> Result<Role, ApiError> {
-    Role::parse(role).map_err(|e| ApiError::internal(format!("stored grant: {e}")))
+/// A caller whose access token verified; what it holds is loaded in the unit of work.
+#[derive(Debug, Clone)]
+pub enum Authenticated {
+    /// A person (user id).
+    User(String),
+    /// An API client, with the scopes its token asks for.
+    Client {
+        /// Client id.
+        id: String,
+        /// The token's `scope` claim.
+        scope: Option<String>,
+    },
 }
 
-/// Load a user's live account, grants and disclosures.
-async fn load_user(state: &AppState, user_id: String) -> Result<Caller, ApiError> {
-    let scope = DbScope {
-        user_id: Some(user_id.clone()),
-        ..DbScope::default()
-    };
-    state
-        .db
-        .run_scoped(scope, move |conn| {
-            let user = db::identity::user_by_id(conn, &user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))?;
-            let mut grants = Vec::new();
-            for g in db::identity::active_municipality_grants(conn, &user.id)? {
-                grants.push(GrantRef {
-                    id: g.id,
-                    role: grant_role(&g.role)?,
-                    municipality_id: Some(g.municipality_id),
-                    zone_id: None,
-                    payor_id: g.payor_id,
-                });
-            }
-            for g in db::identity::active_zone_grants(conn, &user.id)? {
-                grants.push(GrantRef {
-                    id: g.id,
-                    role: grant_role(&g.role)?,
-                    municipality_id: None,
-                    zone_id: Some(g.zone_id),
-                    payor_id: None,
-                });
-            }
-            let disclosures: Vec<DisclosureRef> =
-                db::identity::active_disclosures(conn, &user.id, db::identity::now())?
-                    .into_iter()
-                    .map(|d| DisclosureRef {
-                        id: d.id,
-                        municipality_id: d.municipality_id,
-                        expires_at: d.expires_at,
-                    })
-                    .collect();
-            if grants.is_empty() && disclosures.is_empty() {
-                // Every grant was revoked: the account can do nothing, so its
-                // tokens are refused outright rather than answered with 404s.
-                return Err(ApiError::Unauthorized(
-                    "this account holds no active role or disclosure".into(),
-                ));
-            }
-            Ok(Caller {
-                subject: Subject::User {
-                    id: user.id,
-                    email: user.email,
-                },
-                grants,
-                disclosures,
-                client_tenant: None,
-            })
-        })
-        .await
-}
-
-/// Load an API client; the token's scopes are narrowed to what the client still holds.
-async fn load_client(
-    state: &AppState,
-    client_id: String,
-    token_scope: Option<String>,
-) -> Result<Caller, ApiError> {
-    let scope = DbScope {
-        client_id: Some(client_id.clone()),
-        ..DbScope::default()
-    };
-    state
-        .db
-        .run_scoped(scope, move |conn| {
-            let client = db::identity::api_client(conn, &client_id)?
-                .filter(|c| c.revoked_at.is_none())
-                .ok_or_else(|| ApiError::Unauthorized("this API client has been revoked".into()))?;
-            let held = parse_scopes(&client.scopes).map_err(ApiError::internal)?;
-            let asked = parse_scopes(token_scope.as_deref().unwrap_or(""))
-                .map_err(|_| ApiError::Unauthorized("the token carries an unknown scope".into()))?;
-            let scopes = asked.into_iter().filter(|s| held.contains(s)).collect();
-            Ok(Caller {
-                subject: Subject::Client {
-                    id: client.id,
-                    scopes,
-                },
-                grants: Vec::new(),
-                disclosures: Vec::new(),
-                client_tenant: Some((client.municipality_id, client.zone_id)),
-            })
-        })
-        .await
-}
-
-impl FromRequest for Caller {
+impl FromRequest for Authenticated {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let token = bearer(req);
-        let state = state(req);
-        Box::pin(async move {
-            let (token, state) = (token?, state?);
+        ready((|| {
+            let token = bearer(req)?;
+            let state = req
+                .app_data::<web::Data<AppState>>()
+                .ok_or_else(|| ApiError::internal("AppState missing"))?;
             let claims = state
                 .auth
                 .verifier
                 .verify(&token)
                 .map_err(|e| ApiError::Unauthorized(e.to_string()))?;
-            match claims.kind {
-                TokenKind::User => load_user(&state, claims.sub).await,
-                TokenKind::Client => load_client(&state, claims.sub, claims.scope).await,
-            }
-        })
+            Ok(match claims.kind {
+                TokenKind::User => Authenticated::User(claims.sub),
+                TokenKind::Client => Authenticated::Client {
+                    id: claims.sub,
+                    scope: claims.scope,
+                },
+            })
+        })())
     }
+}
+
+fn grant_role(role: &str) -> Result<Role, ApiError> {
+    Role::parse(role).map_err(|e| ApiError::internal(format!("stored grant: {e}")))
+}
+
+impl Authenticated {
+    /// Load what the caller holds, with row-level security set to the caller alone.
+    fn load(self, conn: &mut DbConn) -> Result<Caller, ApiError> {
+        match self {
+            Authenticated::User(user_id) => load_user(conn, user_id),
+            Authenticated::Client { id, scope } => load_client(conn, id, scope),
+        }
+    }
+
+    /// One read unit of work for a request outside any tenant (`GET /v1/me`).
+    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(CallerUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        state
+            .db
+            .run_in(Mode::Read, move |conn| {
+                let caller = self.load(conn)?;
+                work(CallerUnit { conn, caller })
+            })
+            .await
+    }
+}
+
+/// The unit of work of a request outside any tenant.
+pub struct CallerUnit<'c> {
+    /// The open transaction (row-level security: the caller alone).
+    pub conn: &'c mut DbConn,
+    /// The caller and what it holds.
+    pub caller: Caller,
+}
+
+fn load_user(conn: &mut DbConn, user_id: String) -> Result<Caller, ApiError> {
+    db::rls::apply(
+        conn,
+        &DbScope {
+            user_id: Some(user_id.clone()),
+            ..DbScope::default()
+        },
+    )?;
+    let user = db::identity::user_by_id(conn, &user_id)?
+        .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))?;
+    let mut grants = Vec::new();
+    for g in db::identity::active_municipality_grants(conn, &user.id)? {
+        grants.push(GrantRef {
+            id: g.id,
+            role: grant_role(&g.role)?,
+            tenant: Tenant::Municipality(g.municipality_id),
+            payor_id: g.payor_id,
+        });
+    }
+    for g in db::identity::active_zone_grants(conn, &user.id)? {
+        grants.push(GrantRef {
+            id: g.id,
+            role: grant_role(&g.role)?,
+            tenant: Tenant::Zone(g.zone_id),
+            payor_id: None,
+        });
+    }
+    let disclosures: Vec<DisclosureRef> =
+        db::identity::active_disclosures(conn, &user.id, db::identity::now())?
+            .into_iter()
+            .map(|d| DisclosureRef {
+                id: d.id,
+                municipality_id: d.municipality_id,
+                expires_at: d.expires_at,
+            })
+            .collect();
+    if grants.is_empty() && disclosures.is_empty() {
+        // Every grant was revoked: the account can do nothing, so its tokens
+        // are refused outright rather than answered with 404s.
+        return Err(ApiError::Unauthorized(
+            "this account holds no active role or disclosure".into(),
+        ));
+    }
+    Ok(Caller {
+        subject: Subject::User {
+            id: user.id,
+            email: user.email,
+        },
+        grants,
+        disclosures,
+        client_tenant: None,
+    })
+}
+
+/// An API client; the token's scopes are narrowed to what the client still holds.
+fn load_client(
+    conn: &mut DbConn,
+    client_id: String,
+    token_scope: Option<String>,
+) -> Result<Caller, ApiError> {
+    db::rls::apply(
+        conn,
+        &DbScope {
+            client_id: Some(client_id.clone()),
+            ..DbScope::default()
+        },
+    )?;
+    let client = db::identity::api_client(conn, &client_id)?
+        .filter(|c| c.revoked_at.is_none())
+        .ok_or_else(|| ApiError::Unauthorized("this API client has been revoked".into()))?;
+    let held = parse_scopes(&client.scopes).map_err(ApiError::internal)?;
+    let asked = parse_scopes(token_scope.as_deref().unwrap_or(""))
+        .map_err(|_| ApiError::Unauthorized("the token carries an unknown scope".into()))?;
+    let scopes = asked.into_iter().filter(|s| held.contains(s)).collect();
+    Ok(Caller {
+        subject: Subject::Client {
+            id: client.id,
+            scopes,
+        },
+        grants: Vec::new(),
+        disclosures: Vec::new(),
+        client_tenant: Tenant::from_columns(client.municipality_id, client.zone_id),
+    })
+}
+
+/// The path segment `name`, or a 500 for a route registered without it.
+fn segment(req: &HttpRequest, name: &'static str) -> Result<String, ApiError> {
+    req.match_info()
+        .get(name)
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::internal(format!("route lacks {{{name}}}")))
 }
 
 /// An authenticated caller inside the municipality named by the path.
 #[derive(Debug, Clone)]
 pub struct InMunicipality {
-    /// What the caller may do here.
+    caller: Authenticated,
+    slug: String,
+}
+
+/// The unit of work of a request inside a municipality.
+pub struct MunicipalUnit<'c> {
+    /// The open transaction (row-level security: the caller in this municipality).
+    pub conn: &'c mut DbConn,
+    /// What the caller may do here: authorise with it first.
     pub ctx: MunicipalityContext,
     /// The municipality.
     pub municipality: MunicipalityRow,
@@ -181,38 +242,87 @@ pub struct InMunicipality {
 
 impl FromRequest for InMunicipality {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let caller = Caller::from_request(req, payload);
-        let slug = req.match_info().get("municipality").map(str::to_owned);
-        let state = state(req);
-        Box::pin(async move {
-            let caller = caller.await?;
-            let state = state?;
-            let slug = slug.ok_or_else(|| ApiError::internal("route lacks {municipality}"))?;
-            let today = Utc::now().date_naive();
-            let (municipality, zone_id) = state
-                .db
-                .run(move |conn| {
-                    let m = db::municipalities::require(conn, &slug)?;
-                    let zone = db::municipalities::memberships_on(conn, &[m.id], today)?
-                        .into_iter()
-                        .next()
-                        .map(|(membership, _)| membership.zone_id);
-                    Ok((m, zone))
+        ready(
+            Authenticated::from_request(req, payload)
+                .into_inner()
+                .and_then(|caller| {
+                    Ok(Self {
+                        caller,
+                        slug: segment(req, "municipality")?,
+                    })
+                }),
+        )
+    }
+}
+
+impl InMunicipality {
+    /// The municipality's slug, as the path gave it (equal to the stored slug
+    /// once the unit of work has found the municipality).
+    pub fn slug(&self) -> &str {
+        &self.slug
+    }
+
+    /// One read unit of work here (no SQLite write lock; READ ONLY on PostgreSQL).
+    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, Mode::Read, work).await
+    }
+
+    /// One write unit of work here.
+    pub async fn write<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, Mode::Write, work).await
+    }
+
+    async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        let Self { caller, slug } = self;
+        let today = Utc::now().date_naive();
+        state
+            .db
+            .run_in(mode, move |conn| {
+                let caller = caller.load(conn)?;
+                let municipality = db::municipalities::require(conn, &slug)?;
+                let zone_id = db::municipalities::memberships_on(conn, &[municipality.id], today)?
+                    .into_iter()
+                    .next()
+                    .map(|(membership, _)| membership.zone_id);
+                let ctx = caller.in_municipality(municipality.id, zone_id);
+                db::rls::apply(conn, &ctx.db_scope())?;
+                work(MunicipalUnit {
+                    conn,
+                    ctx,
+                    municipality,
                 })
-                .await?;
-            let ctx = caller.in_municipality(municipality.id, zone_id);
-            Ok(Self { ctx, municipality })
-        })
+            })
+            .await
     }
 }
 
 /// An authenticated caller inside the zone named by the path.
 #[derive(Debug, Clone)]
 pub struct InZone {
-    /// What the caller may do here.
+    caller: Authenticated,
+    slug: String,
+}
+
+/// The unit of work of a request inside a zone.
+pub struct ZoneUnit<'c> {
+    /// The open transaction (row-level security: the caller in this zone).
+    pub conn: &'c mut DbConn,
+    /// What the caller may do here: authorise with it first.
     pub ctx: ZoneContext,
     /// The zone.
     pub zone: ZoneRow,
@@ -220,34 +330,62 @@ pub struct InZone {
 
 impl FromRequest for InZone {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let caller = Caller::from_request(req, payload);
-        let slug = req.match_info().get("zone").map(str::to_owned);
-        let state = state(req);
-        Box::pin(async move {
-            let caller = caller.await?;
-            let state = state?;
-            let slug = slug.ok_or_else(|| ApiError::internal("route lacks {zone}"))?;
-            let today = Utc::now().date_naive();
-            let (zone, members) = state
-                .db
-                .run(move |conn| {
-                    let zone =
-                        db::zones::by_slug(conn, &slug)?.ok_or(ApiError::NotFound("zone"))?;
-                    let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
-                        .into_iter()
-                        .filter(|(m, _)| {
-                            m.joined_on <= today && m.left_on.is_none_or(|left| left >= today)
-                        })
-                        .map(|(m, _)| m.municipality_id)
-                        .collect();
-                    Ok((zone, members))
-                })
-                .await?;
-            let ctx = caller.in_zone(zone.id, &members);
-            Ok(Self { ctx, zone })
-        })
+        ready(
+            Authenticated::from_request(req, payload)
+                .into_inner()
+                .and_then(|caller| {
+                    Ok(Self {
+                        caller,
+                        slug: segment(req, "zone")?,
+                    })
+                }),
+        )
+    }
+}
+
+impl InZone {
+    /// One read unit of work here.
+    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(ZoneUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, Mode::Read, work).await
+    }
+
+    /// One write unit of work here.
+    pub async fn write<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(ZoneUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, Mode::Write, work).await
+    }
+
+    async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(ZoneUnit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        let Self { caller, slug } = self;
+        let today = Utc::now().date_naive();
+        state
+            .db
+            .run_in(mode, move |conn| {
+                let caller = caller.load(conn)?;
+                let zone = db::zones::by_slug(conn, &slug)?.ok_or(ApiError::NotFound("zone"))?;
+                let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
+                    .into_iter()
+                    .filter(|(m, _)| m.joined_on <= today && m.left_on.is_none_or(|l| l >= today))
+                    .map(|(m, _)| m.municipality_id)
+                    .collect();
+                let ctx = caller.in_zone(zone.id, &members);
+                db::rls::apply(conn, &ctx.db_scope())?;
+                work(ZoneUnit { conn, ctx, zone })
+            })
+            .await
     }
 }

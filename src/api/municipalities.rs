@@ -106,7 +106,7 @@ pub async fn list(
     let limit = page.limit()?;
     let items = state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let rows = db::municipalities::list(conn, page.cursor.as_deref(), i64::from(limit))?;
             assemble(rows, conn)
         })
@@ -133,7 +133,7 @@ pub async fn show(
     let slug = path.into_inner();
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let row = db::municipalities::by_slug(conn, &slug)?
                 .ok_or(ApiError::NotFound("municipality"))?;
             assemble(vec![row], conn)

@@ -12,7 +12,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{caller::InMunicipality, extract::ApiJson};
+use super::{
+    caller::{InMunicipality, MunicipalUnit},
+    extract::ApiJson,
+};
 use crate::{
     app::AppState,
     db::{self, policies::StoredPolicy},
@@ -73,7 +76,7 @@ pub async fn history(
     let slug = path.into_inner();
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (stored, _) = db::policies::load(conn, muni.id)?;
             Ok(web::Json(PolicyHistoryResponse {
@@ -103,7 +106,7 @@ pub async fn current(
     let today = Utc::now().date_naive();
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (stored, _) = db::policies::load(conn, muni.id)?;
             stored
@@ -139,18 +142,22 @@ pub async fn create(
     at: InMunicipality,
     body: Result<ApiJson<Policy>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    at.ctx.require(Action::ManagePolicies)?;
-    let ApiJson(policy) = body?;
     let today = Utc::now().date_naive();
-    let (kind, actor) = at.ctx.caller.actor();
-    let source = format!("{kind}:{actor}");
-    let municipality = at.municipality;
-    let slug = municipality.slug.clone();
-    let version = state
-        .db
-        .run_scoped(at.ctx.db_scope(), move |conn| {
-            usecases::policies::add_version(conn, &municipality, &policy, &source, today)
-        })
+    let slug = at.slug().to_owned();
+    let version = at
+        .write(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ManagePolicies)?;
+                let ApiJson(policy) = body?;
+                let source = ctx.caller.actor().to_string();
+                usecases::policies::add_version(conn, &municipality, &policy, &source, today)
+            },
+        )
         .await
         .map(PolicyVersion::from)?;
     Ok(HttpResponse::Created()

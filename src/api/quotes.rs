@@ -136,7 +136,7 @@ pub async fn create(
     let input = request.into_input()?;
     state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let muni = db::municipalities::require(conn, &slug)?;
             let (_, history) = db::policies::load(conn, muni.id)?;
             let zone = usecases::membership::stints_of(conn, muni.id)?;

@@ -109,7 +109,7 @@ pub async fn list(
     let limit = page.limit()?;
     let list = state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let rows = db::zones::list(conn, page.cursor.as_deref(), i64::from(limit))?;
             assemble(rows, conn)
         })
@@ -139,7 +139,7 @@ pub async fn show(
     let slug = path.into_inner();
     let zone = state
         .db
-        .run(move |conn| {
+        .read(move |conn| {
             let row = db::zones::by_slug(conn, &slug)?.ok_or(ApiError::NotFound("zone"))?;
             assemble(vec![row], conn)
         })

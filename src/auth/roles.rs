@@ -5,7 +5,8 @@
 //! read confidential payor data (the ordinances' confidentiality paragraphs). These are
 //! facts about a role; deciding a request also needs the grant's tenant and, for an
 //! operator, its payor, which the tenant context holds. [`ApiScope`] names the OAuth2
-//! scopes an API client can be granted. Parsing refuses anything unknown.
+//! scopes an API client can be granted, and which of them a zone's client may hold
+//! ([`ApiScope::ZONE`]). Parsing refuses anything unknown.
 
 use std::fmt;
 use std::str::FromStr;
@@ -202,6 +203,19 @@ impl ApiScope {
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|scope| scope.as_str() == name)
     }
+
+    /// The scopes a zone's API client may hold: only those that read no
+    /// municipal confidential data. A zone has no payors or returns of its
+    /// own, and a zone-wide payor scope would be a hole waiting for an endpoint.
+    pub const ZONE: [ApiScope; 2] = [ApiScope::PoliciesRead, ApiScope::QuotesWrite];
+
+    /// Whether a client bound to a tenant of `kind` may hold this scope.
+    pub fn allowed_in(self, kind: ScopeKind) -> bool {
+        match kind {
+            ScopeKind::Municipality => true,
+            ScopeKind::Zone => Self::ZONE.contains(&self),
+        }
+    }
 }
 
 impl fmt::Display for ApiScope {
@@ -328,5 +342,17 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(scopes.contains("\"payors:read\"") && scopes.contains("\"quotes:write\""));
+    }
+
+    #[test]
+    fn zone_clients_hold_no_scope_that_reads_payor_data() {
+        for scope in ApiScope::ALL {
+            assert!(scope.allowed_in(ScopeKind::Municipality), "{scope}");
+        }
+        let zone: Vec<_> = ApiScope::ALL
+            .into_iter()
+            .filter(|s| s.allowed_in(ScopeKind::Zone))
+            .collect();
+        assert_eq!(zone, vec![ApiScope::PoliciesRead, ApiScope::QuotesWrite]);
     }
 }

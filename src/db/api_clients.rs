@@ -12,14 +12,7 @@ use diesel::prelude::*;
 
 use super::{DbConn, MultiBackend, models::ApiClientRow, schema::api_clients};
 
-/// The tenant an API client is bound to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClientTenant {
-    /// A municipality (by id).
-    Municipality(i64),
-    /// A zone (by id).
-    Zone(i64),
-}
+pub use crate::tenancy::ClientTenant;
 
 fn of_tenant(tenant: ClientTenant) -> api_clients::BoxedQuery<'static, MultiBackend> {
     use api_clients as c;

@@ -3,10 +3,13 @@
 //! Contract: the backend is chosen from the URL scheme (`sqlite://` or
 //! `postgres://`), never by trial, so connection errors are reported as the
 //! backend gave them. Every unit of work runs in one transaction on a
-//! blocking thread through [`Db::run`]; nothing blocks the async workers.
-//! SQLite connections use WAL, a busy timeout and enforced foreign keys; a
-//! SQLite file is created mode 0600 and only in an existing folder (or the
-//! default `data/`), see [`Target::connect`].
+//! blocking thread through [`Db::run_in`], in a [`Mode`] (read or write);
+//! nothing blocks the async workers. A request has exactly one unit of work
+//! (`api::caller` opens it): the caller's grants, the tenant and the
+//! handler's own queries share its transaction. SQLite connections use WAL, a
+//! busy timeout and enforced foreign keys; a SQLite file is created mode 0600
+//! and only in an existing folder (or the default `data/`), see
+//! [`Target::connect`].
 
 pub mod access_log;
 pub mod api_clients;
@@ -18,8 +21,8 @@ pub mod models;
 pub mod municipalities;
 pub mod payors;
 pub mod policies;
+pub mod rls;
 pub mod schema;
-pub mod tenancy;
 pub mod tenants;
 pub mod zones;
 
@@ -200,22 +203,48 @@ impl r2d2::ManageConnection for Manager {
     }
 }
 
-/// Run `work` in one transaction. On SQLite the transaction starts with
-/// `BEGIN IMMEDIATE`: it takes the write lock at once (waiting up to the busy
-/// timeout), so a unit of work that reads and then writes (a payor read and
-/// its access-log entry, a refresh-token rotation) can never fail with
-/// "database is locked" half-way, nor lose a revocation to a concurrent
-/// writer. Units of work on SQLite therefore run one at a time; PostgreSQL
-/// runs them concurrently (READ COMMITTED, conditional updates where order
-/// matters).
-pub fn in_transaction<T, F>(conn: &mut DbConn, work: F) -> Result<T, ApiError>
+/// What a unit of work may do, chosen by the handler that opens it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Reads only. SQLite: `BEGIN DEFERRED`, which takes no lock until the
+    /// first read and never the write lock, so reads run beside each other and
+    /// beside a writer (WAL). PostgreSQL: `BEGIN READ ONLY`, so a read unit
+    /// that tried to write would fail loudly (every test runs there too).
+    Read,
+    /// Reads and writes. SQLite: `BEGIN IMMEDIATE`, see [`in_transaction_in`].
+    /// PostgreSQL: a plain `BEGIN` (READ COMMITTED).
+    Write,
+}
+
+/// Run `work` in one transaction of `mode`.
+///
+/// A write unit on SQLite starts with `BEGIN IMMEDIATE`: it takes the write
+/// lock at once (waiting up to the busy timeout), so a unit of work that reads
+/// and then writes (a payor read and its access-log entry, a refresh-token
+/// rotation) can never fail with "database is locked" half-way (a deferred
+/// transaction that upgrades from reading to writing gets `SQLITE_BUSY` at
+/// once, without the busy timeout, when another writer got there first), nor
+/// lose a revocation to a concurrent writer. Write units on SQLite therefore
+/// run one at a time; read units do not wait for them. PostgreSQL runs both
+/// concurrently (READ COMMITTED, conditional updates where order matters).
+pub fn in_transaction_in<T, F>(conn: &mut DbConn, mode: Mode, work: F) -> Result<T, ApiError>
 where
     F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
 {
     use diesel::connection::{AnsiTransactionManager, TransactionManager};
-    match conn {
-        DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
-        DbConn::Pg(_) => <DbConn as TransactionManager<DbConn>>::begin_transaction(conn)?,
+    match (conn as &mut DbConn, mode) {
+        (DbConn::Sqlite(c), Mode::Write) => {
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?
+        }
+        (DbConn::Sqlite(c), Mode::Read) => {
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN DEFERRED")?
+        }
+        (DbConn::Pg(c), Mode::Read) => {
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN READ ONLY")?
+        }
+        (DbConn::Pg(_), Mode::Write) => {
+            <DbConn as TransactionManager<DbConn>>::begin_transaction(conn)?
+        }
     }
     match work(conn) {
         Ok(value) => {
@@ -231,6 +260,14 @@ where
             Err(err)
         }
     }
+}
+
+/// [`in_transaction_in`] a write unit (the command line, the demo).
+pub fn in_transaction<T, F>(conn: &mut DbConn, work: F) -> Result<T, ApiError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
+{
+    in_transaction_in(conn, Mode::Write, work)
 }
 
 /// The pooled database handle handlers use.
@@ -272,24 +309,49 @@ impl Db {
         self.target.backend()
     }
 
-    /// Run `work` in one transaction on a blocking thread.
-    pub async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
+    /// Run `work` in one transaction of `mode` on a blocking thread. The
+    /// request's context (its id, for error bodies and the access log) stays
+    /// readable inside `work`.
+    pub async fn run_in<T, F>(&self, mode: Mode, work: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConn) -> Result<T, ApiError> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let request = crate::request_context::current();
         tokio::task::spawn_blocking(move || {
-            let mut conn = pool.get()?;
-            in_transaction(&mut conn, work)
+            crate::request_context::within(request, || {
+                let mut conn = pool.get()?;
+                in_transaction_in(&mut conn, mode, work)
+            })
         })
         .await?
     }
 
-    /// Run `work` in one transaction scoped to a tenant and caller: row-level
-    /// security on PostgreSQL sees exactly `scope` (see [`tenancy::apply`]).
+    /// A read unit of work with no caller (public reads: quotes, calendars).
+    pub async fn read<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.run_in(Mode::Read, work).await
+    }
+
+    /// A write unit of work with no caller yet (sign-in, token refresh, the demo).
+    pub async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.run_in(Mode::Write, work).await
+    }
+
+    /// A unit of work in `mode` whose row-level-security settings are `scope`
+    /// from its first statement (see [`rls::apply`]). Authenticated requests
+    /// go through `api::caller`, which widens the scope step by step instead.
     pub async fn run_scoped<T, F>(
         &self,
+        mode: Mode,
         scope: crate::tenancy::DbScope,
         work: F,
     ) -> Result<T, ApiError>
@@ -297,8 +359,8 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConn) -> Result<T, ApiError> + Send + 'static,
     {
-        self.run(move |conn| {
-            tenancy::apply(conn, &scope)?;
+        self.run_in(mode, move |conn| {
+            rls::apply(conn, &scope)?;
             work(conn)
         })
         .await
@@ -310,7 +372,7 @@ impl Db {
             .pool
             .get()
             .map_err(|e| DbError::Setup(format!("no connection: {e}")))?;
-        tenancy::check_runtime_role(&mut conn).map_err(DbError::Setup)
+        rls::check_runtime_role(&mut conn).map_err(DbError::Setup)
     }
 
     /// Readiness: a connection can be had and no migration is pending.

@@ -28,6 +28,17 @@ pub fn list(
     query.load(conn)
 }
 
+/// `(id, slug)` of the given municipalities.
+pub fn slugs_of(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    municipalities::table
+        .filter(municipalities::id.eq_any(ids.to_vec()))
+        .select((municipalities::id, municipalities::slug))
+        .load(conn)
+}
+
 /// The municipality with this slug.
 pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<MunicipalityRow>> {
     municipalities::table

@@ -2,7 +2,7 @@
 //!
 //! Contract: every function takes the municipality id (the tenant) and, on
 //! PostgreSQL, runs inside a transaction scoped to that tenant
-//! (`Db::run_scoped`), so row-level security hides every other tenant's rows
+//! (the request's unit of work, `api::caller`), so row-level security hides every other tenant's rows
 //! even if a filter were forgotten. Updates are optimistic: they match the
 //! version the caller read and bump it (the ETag); a stale version updates
 //! nothing. The `legal_name_key` column (the name's lower case, from

@@ -125,6 +125,17 @@ pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<ZoneRow>> {
         .optional()
 }
 
+/// `(id, slug)` of the given zones.
+pub fn slugs_of(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    zones::table
+        .filter(zones::id.eq_any(ids.to_vec()))
+        .select((zones::id, zones::slug))
+        .load(conn)
+}
+
 /// The zone with this id.
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ZoneRow>> {
     zones::table.find(id).first(conn).optional()

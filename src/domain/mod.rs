@@ -22,8 +22,8 @@ pub mod period;
 pub mod policy;
 pub mod presets;
 pub mod quote;
-pub mod tenant;
 pub mod registry;
+pub mod tenant;
 pub mod zone_membership;
 
 #[cfg(test)]

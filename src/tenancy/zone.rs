@@ -1,13 +1,15 @@
-//! A caller inside one tourism zone: the zone-side twin of `MunicipalityContext`.
+//! A caller inside one tourism zone (`Tenant::Zone`).
 //!
 //! Contract: only a `zone_admin` grant of this zone administers it (its role
 //! grants, invitations and membership, and API clients); a zone admin never
 //! gains confidential municipal data from that role. A caller with no
 //! relation to the zone (no grant in it, no client bound to it, no role in a
 //! current member municipality) gets 404 for its administration; one with a
-//! relation but without the role gets 403. Pure: no I/O.
+//! relation but without the role gets 403 saying what it may not do. Every
+//! zone action records the person responsible, so API clients are refused.
+//! Pure: no I/O.
 
-use super::{Caller, DbScope};
+use super::{Caller, DbScope, Tenant, refuse};
 use crate::{auth::Role, error::ApiError};
 
 /// Zone actions; every one needs `zone_admin`.
@@ -19,6 +21,23 @@ pub enum ZoneAction {
     ManageMembership,
     /// Register and revoke the zone's API clients.
     ManageApiClients,
+}
+
+impl ZoneAction {
+    /// What the action does, in words, completing "only a zone_admin of this zone may ...".
+    pub fn describe(self) -> &'static str {
+        match self {
+            ZoneAction::ManageUsers => "manage the zone's users and their roles",
+            ZoneAction::ManageMembership => "manage the zone's municipalities and membership",
+            ZoneAction::ManageApiClients => "register or revoke the zone's API clients",
+        }
+    }
+
+    /// Whether only a person may take it: every zone action does (what it
+    /// records names the person responsible).
+    pub fn needs_person(self) -> bool {
+        true
+    }
 }
 
 /// What a caller may do in one zone.
@@ -34,11 +53,14 @@ pub struct ZoneContext {
 impl Caller {
     /// What this caller may do in the zone whose current members are `member_ids`.
     pub fn in_zone(&self, zone_id: i64, member_ids: &[i64]) -> ZoneContext {
-        let related = self.grants.iter().any(|g| {
-            g.zone_id == Some(zone_id) || g.municipality_id.is_some_and(|m| member_ids.contains(&m))
-        }) || self
-            .client_tenant
-            .is_some_and(|(m, z)| z == Some(zone_id) || m.is_some_and(|m| member_ids.contains(&m)));
+        let related = self.grants.iter().any(|g| match g.tenant {
+            Tenant::Zone(z) => z == zone_id,
+            Tenant::Municipality(m) => member_ids.contains(&m),
+        }) || match self.client_tenant {
+            Some(Tenant::Zone(z)) => z == zone_id,
+            Some(Tenant::Municipality(m)) => member_ids.contains(&m),
+            None => false,
+        };
         ZoneContext {
             caller: self.clone(),
             zone_id,
@@ -51,60 +73,41 @@ impl ZoneContext {
     /// Refuse unless the caller is a zone admin here: 404 without any relation
     /// to the zone, 403 with one.
     pub fn require(&self, action: ZoneAction) -> Result<(), ApiError> {
-        if self.caller.has_zone_role(self.zone_id, Role::ZoneAdmin) {
-            Ok(())
-        } else if self.related {
-            Err(ApiError::Forbidden(format!(
-                "only a zone_admin of this zone may do this ({action:?})"
-            )))
-        } else {
-            Err(ApiError::NotFound("resource"))
+        if !self.caller.has_zone_role(self.zone_id, Role::ZoneAdmin) {
+            return Err(refuse(
+                self.related,
+                format!("only a zone_admin of this zone may {}", action.describe()),
+            ));
         }
+        if action.needs_person() && !self.caller.is_person() {
+            return Err(refuse(
+                self.related,
+                format!("only a person may {}", action.describe()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// This zone as a tenant.
+    pub fn tenant(&self) -> Tenant {
+        Tenant::Zone(self.zone_id)
     }
 
     /// The database scope for this zone and caller (no municipality: a zone
     /// transaction sees no municipal tenant rows).
     pub fn db_scope(&self) -> DbScope {
-        let (kind, id) = self.caller.actor();
-        DbScope {
-            municipality_id: None,
-            zone_id: Some(self.zone_id),
-            user_id: (kind == "user").then(|| id.to_owned()),
-            client_id: (kind == "client").then(|| id.to_owned()),
-        }
+        self.caller.db_scope(Some(self.tenant()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tenancy::{GrantRef, Subject};
-
-    fn user(grants: Vec<GrantRef>) -> Caller {
-        Caller {
-            subject: Subject::User {
-                id: "u1".into(),
-                email: "a@b.c".into(),
-            },
-            grants,
-            disclosures: vec![],
-            client_tenant: None,
-        }
-    }
-
-    fn grant(role: Role, m: Option<i64>, z: Option<i64>) -> GrantRef {
-        GrantRef {
-            id: "g".into(),
-            role,
-            municipality_id: m,
-            zone_id: z,
-            payor_id: None,
-        }
-    }
+    use crate::tenancy::fixtures::{grant, user};
 
     #[test]
     fn only_zone_admins_administer_the_zone() {
-        let admin = user(vec![grant(Role::ZoneAdmin, None, Some(7))]);
+        let admin = user(vec![grant(Role::ZoneAdmin, Tenant::Zone(7), None)]);
         assert!(
             admin
                 .in_zone(7, &[1])
@@ -115,21 +118,29 @@ mod tests {
             admin.in_zone(8, &[]).require(ZoneAction::ManageUsers),
             Err(ApiError::NotFound(_))
         ));
-        let commission = user(vec![grant(Role::CommissionMember, None, Some(7))]);
+        let commission = user(vec![grant(Role::CommissionMember, Tenant::Zone(7), None)]);
         assert!(matches!(
             commission
                 .in_zone(7, &[1])
                 .require(ZoneAction::ManageMembership),
             Err(ApiError::Forbidden(_))
         ));
-        let member_clerk = user(vec![grant(Role::ClerkTreasurer, Some(1), None)]);
+        let member_clerk = user(vec![grant(
+            Role::ClerkTreasurer,
+            Tenant::Municipality(1),
+            None,
+        )]);
         assert!(matches!(
             member_clerk
                 .in_zone(7, &[1])
                 .require(ZoneAction::ManageApiClients),
             Err(ApiError::Forbidden(_))
         ));
-        let other_clerk = user(vec![grant(Role::ClerkTreasurer, Some(2), None)]);
+        let other_clerk = user(vec![grant(
+            Role::ClerkTreasurer,
+            Tenant::Municipality(2),
+            None,
+        )]);
         assert!(matches!(
             other_clerk
                 .in_zone(7, &[1])

@@ -17,15 +17,16 @@
 //!
 //! Sign-in ([`require_access`]): an account with no active role grant and no
 //! unexpired disclosure gets no tokens (its tokens would open nothing).
+//!
+//! Revoking ([`revoke_grant`]) keeps the row; nobody revokes their own last
+//! administrator grant of a tenant (clerk-treasurer of a municipality, zone
+//! admin of a zone): the one place that rule lives.
 
 use crate::{
     auth::{Role, ScopeKind, check_password_policy, hash_password},
-    db::{
-        self, DbConn,
-        models::{MunicipalityGrantRow, UserRow, ZoneGrantRow},
-    },
+    db::{self, DbConn, grants::TenantGrant, models::UserRow},
     error::ApiError,
-    tenancy::DbScope,
+    tenancy::{DbScope, Tenant},
 };
 
 /// Where a grant applies.
@@ -35,6 +36,16 @@ pub enum GrantTarget {
     Municipality { id: i64, payor_id: Option<String> },
     /// A zone (by id).
     Zone { id: i64 },
+}
+
+impl GrantTarget {
+    /// The tenant the grant applies in.
+    pub fn tenant(&self) -> Tenant {
+        match self {
+            GrantTarget::Municipality { id, .. } => Tenant::Municipality(*id),
+            GrantTarget::Zone { id } => Tenant::Zone(*id),
+        }
+    }
 }
 
 /// The initial password of a new user.
@@ -142,80 +153,91 @@ pub fn grant_role(
             (user, true)
         }
     };
-    let grant_id = db::identity::new_id();
-    let now = db::identity::now();
-    match target {
-        GrantTarget::Municipality { id, payor_id } => {
-            db::tenancy::apply(
-                conn,
-                &DbScope {
-                    municipality_id: Some(*id),
-                    ..DbScope::default()
-                },
-            )?;
-            if let Some(payor) = payor_id
-                && db::payors::get(conn, *id, payor)?.is_none()
-            {
-                return Err(ApiError::invalid(
-                    "payor_id",
-                    "payor_exists",
-                    "no such payor in this municipality",
-                ));
-            }
-            if db::grants::count_active_in_municipality(
-                conn,
-                *id,
-                &user.id,
-                role.as_str(),
-                payor_id.as_deref(),
-            )? > 0
-            {
-                return Err(already_granted(role));
-            }
-            db::identity::insert_municipality_grant(
-                conn,
-                &MunicipalityGrantRow {
-                    municipality_id: *id,
-                    id: grant_id.clone(),
-                    user_id: user.id.clone(),
-                    role: role.as_str().to_owned(),
-                    payor_id: payor_id.clone(),
-                    created_at: now,
-                    created_by: created_by.map(str::to_owned),
-                    revoked_at: None,
-                },
-            )?;
-        }
-        GrantTarget::Zone { id } => {
-            db::tenancy::apply(
-                conn,
-                &DbScope {
-                    zone_id: Some(*id),
-                    ..DbScope::default()
-                },
-            )?;
-            if db::grants::count_active_in_zone(conn, *id, &user.id, role.as_str())? > 0 {
-                return Err(already_granted(role));
-            }
-            db::identity::insert_zone_grant(
-                conn,
-                &ZoneGrantRow {
-                    zone_id: *id,
-                    id: grant_id.clone(),
-                    user_id: user.id.clone(),
-                    role: role.as_str().to_owned(),
-                    created_at: now,
-                    created_by: created_by.map(str::to_owned),
-                    revoked_at: None,
-                },
-            )?;
-        }
+    let tenant = target.tenant();
+    db::rls::apply(conn, &DbScope::tenant(tenant))?;
+    let payor_id = match target {
+        GrantTarget::Municipality { payor_id, .. } => payor_id.clone(),
+        GrantTarget::Zone { .. } => None,
+    };
+    if let (Tenant::Municipality(id), Some(payor)) = (tenant, payor_id.as_deref())
+        && db::payors::get(conn, id, payor)?.is_none()
+    {
+        return Err(ApiError::invalid(
+            "payor_id",
+            "payor_exists",
+            "no such payor in this municipality",
+        ));
     }
+    if db::grants::count_active(conn, tenant, &user.id, role.as_str(), payor_id.as_deref())? > 0 {
+        return Err(already_granted(role));
+    }
+    let grant_id = db::identity::new_id();
+    db::grants::insert(
+        conn,
+        &TenantGrant {
+            tenant,
+            id: grant_id.clone(),
+            user_id: user.id.clone(),
+            role: role.as_str().to_owned(),
+            payor_id,
+            created_at: db::identity::now(),
+            created_by: created_by.map(str::to_owned),
+            revoked_at: None,
+        },
+    )?;
     Ok(Granted {
         user,
         created,
         grant_id,
     })
+}
+
+/// Revoke the grant `grant_id` of `tenant` on behalf of the person `by`
+/// (idempotent: a revoked grant stays as it is). Nobody revokes their own
+/// last administrator grant of a tenant (the last `clerk_treasurer` of a
+/// municipality they hold, the last `zone_admin` of a zone): another
+/// administrator must, so a tenant is never left without one by accident.
+pub fn revoke_grant(
+    conn: &mut DbConn,
+    tenant: Tenant,
+    grant_id: &str,
+    by: Option<&str>,
+) -> Result<(), ApiError> {
+    let grant = db::grants::get(conn, tenant, grant_id)?.ok_or(ApiError::NotFound("grant"))?;
+    if grant.revoked_at.is_some() {
+        return Ok(());
+    }
+    let admin = administrator_of(tenant);
+    if grant.role == admin.as_str()
+        && by == Some(grant.user_id.as_str())
+        && db::grants::count_active(conn, tenant, &grant.user_id, admin.as_str(), None)? <= 1
+    {
+        let (role, place) = match tenant {
+            Tenant::Municipality(_) => (admin.as_str(), "here"),
+            Tenant::Zone(_) => (admin.as_str(), "in this zone"),
+        };
+        return Err(ApiError::Conflict(format!(
+            "this is your last {role} grant {place}: another {} must revoke it",
+            admin_title(tenant)
+        )));
+    }
+    db::grants::revoke(conn, tenant, grant_id, db::identity::now())?;
+    Ok(())
+}
+
+/// The role that administers users in a tenant.
+pub fn administrator_of(tenant: Tenant) -> Role {
+    match tenant {
+        Tenant::Municipality(_) => Role::ClerkTreasurer,
+        Tenant::Zone(_) => Role::ZoneAdmin,
+    }
+}
+
+fn admin_title(tenant: Tenant) -> &'static str {
+    match tenant {
+        Tenant::Municipality(_) => "clerk-treasurer",
+        Tenant::Zone(_) => "zone admin",
+    }
 }
 
 /// [`grant_role`] in its own transaction (for the command line).
@@ -288,7 +310,7 @@ pub const NO_ACCESS: &str = "this account holds no active role or disclosure, so
 /// Whether a user holds an active role grant or an unexpired disclosure. Sets
 /// `app.user_id` for row-level security (the caller's own grants only).
 pub fn holds_access(conn: &mut DbConn, user_id: &str) -> Result<bool, ApiError> {
-    db::tenancy::apply(
+    db::rls::apply(
         conn,
         &DbScope {
             user_id: Some(user_id.to_owned()),

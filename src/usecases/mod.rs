@@ -8,8 +8,8 @@
 //! these functions, so no rule is written twice. Nothing here knows HTTP.
 
 pub mod accounts;
-pub mod tenants;
 pub mod disclosures;
-pub mod payors;
 pub mod membership;
+pub mod payors;
 pub mod policies;
+pub mod tenants;

@@ -1,8 +1,13 @@
 //! Test harness: the real application on port 0 against a fresh database.
 //!
 //! Each test gets its own database: a temporary SQLite file by default, or,
-//! when `ROOMTAX_TEST_DATABASE_URL` names a PostgreSQL server, a freshly
-//! created database on it, dropped when the test ends.
+//! when `ROOMTAX_TEST_DATABASE_URL` names a PostgreSQL server, a database
+//! created on it from a migrated template and dropped when the test ends. The
+//! template (`roomtax_tpl_<pid>_<random>`, so parallel test processes never
+//! share one) is made once per test process, under a lock, by running the
+//! migrations as the owner; it is dropped when the process exits.
+//! A test that does not apply to the current backend calls [`skip`], which
+//! reports it as skipped (see `main.rs`), never silently as a pass.
 
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use roomtax::{
@@ -67,27 +72,89 @@ pub fn with_database(server_url: &str, name: &str) -> String {
     }
 }
 
+/// The migrated template this test process clones its PostgreSQL databases from.
+struct Template {
+    server_url: String,
+    name: String,
+}
+
+static TEMPLATE: std::sync::Mutex<Option<Template>> = std::sync::Mutex::new(None);
+
+/// Drop the template when the test process exits (libtest calls `exit`
+/// after the last test, which runs `atexit` handlers).
+extern "C" fn drop_template() {
+    let taken = TEMPLATE.lock().ok().and_then(|mut t| t.take());
+    if let Some(t) = taken
+        && let Ok(mut admin) = PgConnection::establish(&t.server_url)
+    {
+        let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", t.name))
+            .execute(&mut admin);
+    }
+}
+
+unsafe extern "C" {
+    fn atexit(cb: extern "C" fn()) -> std::os::raw::c_int;
+}
+
+/// The template's name, made (migrated, default privileges granted to the
+/// runtime role) the first time it is asked for.
+fn template(server_url: &str, admin: &mut PgConnection) -> String {
+    let mut slot = TEMPLATE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = slot.as_ref() {
+        return t.name.clone();
+    }
+    let name = format!(
+        "roomtax_tpl_{}_{}",
+        std::process::id(),
+        &uuid::Uuid::new_v4().simple().to_string()[..8]
+    );
+    diesel::sql_query(format!("CREATE DATABASE {name}"))
+        .execute(admin)
+        .expect("create template database");
+    ensure_app_role(admin);
+    let owner_url = with_database(server_url, &name);
+    let mut owner = PgConnection::establish(&owner_url).expect("connect to template database");
+    diesel::sql_query(format!(
+        "ALTER DEFAULT PRIVILEGES IN SCHEMA public \
+         GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {TEST_APP_ROLE}"
+    ))
+    .execute(&mut owner)
+    .expect("default privileges");
+    drop(owner);
+    let mut conn = roomtax::db::Target::parse(&Secret::new(&owner_url))
+        .and_then(|t| t.connect())
+        .expect("owner connection to the template");
+    roomtax::db::migrations::run(&mut conn).expect("migrate the template");
+    drop(conn);
+    // SAFETY: registers a plain function with no captured state.
+    unsafe {
+        atexit(drop_template);
+    }
+    *slot = Some(Template {
+        server_url: server_url.to_owned(),
+        name: name.clone(),
+    });
+    name
+}
+
 impl TestDb {
-    /// A new, empty database.
+    /// A new database: a SQLite file, or a PostgreSQL clone of the migrated template.
     pub fn create() -> Self {
         match postgres_server() {
             Some(server_url) => {
                 let name = format!("roomtax_test_{}", uuid::Uuid::new_v4().simple());
                 let mut admin = PgConnection::establish(&server_url)
                     .expect("ROOMTAX_TEST_DATABASE_URL must reach a PostgreSQL server");
-                diesel::sql_query(format!("CREATE DATABASE {name}"))
-                    .execute(&mut admin)
-                    .expect("create test database");
-                ensure_app_role(&mut admin);
+                let template = template(&server_url, &mut admin);
+                // CREATE DATABASE ... TEMPLATE needs the template to have no other
+                // session: parallel tests serialise on the lock for the copy only.
+                {
+                    let _copying = TEMPLATE.lock().unwrap_or_else(|e| e.into_inner());
+                    diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {template}"))
+                        .execute(&mut admin)
+                        .expect("create test database from the template");
+                }
                 let owner_url = with_database(&server_url, &name);
-                let mut owner =
-                    PgConnection::establish(&owner_url).expect("connect to test database");
-                diesel::sql_query(format!(
-                    "ALTER DEFAULT PRIVILEGES IN SCHEMA public \
-                     GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {TEST_APP_ROLE}"
-                ))
-                .execute(&mut owner)
-                .expect("default privileges");
                 let url = with_user(&owner_url, TEST_APP_ROLE, TEST_APP_ROLE);
                 TestDb::Postgres {
                     server_url,
@@ -413,4 +480,20 @@ pub mod check {
             .find(|e| e["field"] == field)
             .and_then(|e| e["rule"].as_str().map(str::to_owned))
     }
+}
+
+/// Report the calling test as skipped on this backend and return `true`
+/// (the test then returns at once). The line `SKIPPED: <test>: <reason>` goes
+/// straight to the process's stderr (libtest captures only `print!`), and
+/// `.ci/run` counts these lines as skipped, not passed.
+pub fn skip(test: &str, reason: &str) -> bool {
+    use std::io::Write;
+    let line = format!("SKIPPED: {test}: {reason}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    true
+}
+
+/// Skip the calling test unless it runs on PostgreSQL.
+pub fn skip_unless_postgres(db: &TestDb, test: &str) -> bool {
+    db.backend() != "postgres" && skip(test, "needs PostgreSQL (row-level security, roles)")
 }

@@ -258,3 +258,35 @@ async fn callers_without_a_relation_learn_nothing_from_bad_parameters() {
         "answered an outsider before authorising: {wrong:?}"
     );
 }
+
+#[actix_web::test]
+async fn a_refusal_says_in_words_what_the_role_may_not_do() {
+    // Regression (issue 7, item 7): 403 details named internal enum variants
+    // ("WritePayors"); they now say what the caller may not do.
+    let app = spawn_demo_app().await;
+    let operator = app.token("operator@montello.demo").await;
+    let res = app
+        .client
+        .post(app.url("/v1/municipalities/montello/payors"))
+        .bearer_auth(&operator)
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    let body = crate::helpers::assert_problem(res, 403, "forbidden").await;
+    assert_eq!(
+        body["detail"],
+        "your role in this municipality may not change the payor registry"
+    );
+    let commission = app.token("commission@marquette-county.demo").await;
+    let res = app
+        .get_as(&commission, "/v1/zones/marquette-county/grants")
+        .await;
+    let body = crate::helpers::assert_problem(res, 403, "forbidden").await;
+    assert_eq!(
+        body["detail"],
+        "only a zone_admin of this zone may manage the zone's users and their roles"
+    );
+    assert!(!body.to_string().contains("ManageUsers"), "{body}");
+}

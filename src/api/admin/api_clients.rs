@@ -6,9 +6,9 @@
 //! holds the scopes given at registration; `POST /v1/oauth/token` issues its
 //! tokens. The secret is generated here (`auth::opaque::new_secret`), shown
 //! once in the 201 response and stored only as its digest: no list or read
-//! ever returns it. A zone client may hold only scopes that read no municipal
-//! confidential data (`policies:read`, `quotes:write`): a zone has no payors,
-//! and a zone-wide payor scope would be a hole waiting for an endpoint.
+//! ever returns it. A zone client may hold only the scopes `auth::roles`
+//! allows a zone (`ApiScope::ZONE`: none reads municipal confidential data).
+//! Only a person registers or revokes a client (`needs_person` of the action).
 //! Revoking stops the client's existing tokens at their next request.
 
 use actix_web::{HttpResponse, delete, get, post, web};
@@ -19,18 +19,15 @@ use utoipa::ToSchema;
 use super::{GrantListParams, Page, utc};
 use crate::{
     api::{
-        caller::{InMunicipality, InZone},
+        caller::{InMunicipality, InZone, MunicipalUnit, ZoneUnit},
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
     auth::{ApiScope, opaque, parse_scopes, roles::format_scopes},
-    db::{self, api_clients::ClientTenant, models::ApiClientRow},
+    db::{self, DbConn, models::ApiClientRow},
     error::{ApiError, FieldError, Problem},
-    tenancy::{Action, DbScope, ZoneAction},
+    tenancy::{Action, Tenant, ZoneAction},
 };
-
-/// The scopes a zone's client may hold.
-const ZONE_SCOPES: [ApiScope; 2] = [ApiScope::PoliciesRead, ApiScope::QuotesWrite];
 
 /// A third-party app to register.
 #[derive(Deserialize, ToSchema)]
@@ -90,7 +87,7 @@ pub struct ApiClientList {
 /// Check a registration, reporting every bad field at once.
 fn parse_request(
     body: &ApiClientRequest,
-    tenant: ClientTenant,
+    tenant: Tenant,
 ) -> Result<(String, Vec<ApiScope>), ApiError> {
     let mut errors = Vec::new();
     let name = body.name.trim();
@@ -120,18 +117,14 @@ fn parse_request(
                     format_scopes(&ApiScope::ALL).replace(' ', ", ")
                 ),
             )),
-            Some(scope)
-                if matches!(tenant, ClientTenant::Zone(_)) && !ZONE_SCOPES.contains(&scope) =>
-            {
-                errors.push(FieldError::new(
-                    field,
-                    "zone_scope",
-                    format!(
-                        "a zone's client may hold only {}",
-                        format_scopes(&ZONE_SCOPES).replace(' ', ", ")
-                    ),
-                ))
-            }
+            Some(scope) if !scope.allowed_in(tenant.kind()) => errors.push(FieldError::new(
+                field,
+                "zone_scope",
+                format!(
+                    "a zone's client may hold only {}",
+                    format_scopes(&ApiScope::ZONE).replace(' ', ", ")
+                ),
+            )),
             Some(scope) if !scopes.contains(&scope) => scopes.push(scope),
             Some(_) => {}
         }
@@ -155,98 +148,62 @@ fn to_api(row: ApiClientRow) -> Result<ApiClient, ApiError> {
     })
 }
 
-async fn register(
-    state: &AppState,
-    scope: DbScope,
-    tenant: ClientTenant,
-    created_by: String,
-    body: ApiClientRequest,
-) -> Result<HttpResponse, ApiError> {
-    let (name, scopes) = parse_request(&body, tenant)?;
-    let created = state
-        .db
-        .run_scoped(scope, move |conn| {
-            let (secret, digest) = opaque::try_new_secret().map_err(ApiError::internal)?;
-            let (municipality_id, zone_id) = match tenant {
-                ClientTenant::Municipality(m) => (Some(m), None),
-                ClientTenant::Zone(z) => (None, Some(z)),
-            };
-            let row = ApiClientRow {
-                id: db::identity::new_id(),
-                municipality_id,
-                zone_id,
-                name,
-                secret_digest: digest,
-                scopes: format_scopes(&scopes),
-                created_at: db::identity::now(),
-                created_by,
-                revoked_at: None,
-            };
-            db::identity::insert_api_client(conn, &row)?;
-            Ok(CreatedApiClient {
-                client_id: row.id,
-                client_secret: secret.expose().to_owned(),
-                name: row.name,
-                scopes,
-                created_at: utc(row.created_at),
-            })
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+/// Register a client of `tenant`, recorded as registered by the person `created_by`.
+fn register(
+    conn: &mut DbConn,
+    tenant: Tenant,
+    created_by: &str,
+    body: &ApiClientRequest,
+) -> Result<CreatedApiClient, ApiError> {
+    let (name, scopes) = parse_request(body, tenant)?;
+    let (secret, digest) = opaque::try_new_secret().map_err(ApiError::internal)?;
+    let row = ApiClientRow {
+        id: db::identity::new_id(),
+        municipality_id: tenant.municipality_id(),
+        zone_id: tenant.zone_id(),
+        name,
+        secret_digest: digest,
+        scopes: format_scopes(&scopes),
+        created_at: db::identity::now(),
+        created_by: created_by.to_owned(),
+        revoked_at: None,
+    };
+    db::identity::insert_api_client(conn, &row)?;
+    Ok(CreatedApiClient {
+        client_id: row.id,
+        client_secret: secret.expose().to_owned(),
+        name: row.name,
+        scopes,
+        created_at: utc(row.created_at),
+    })
 }
 
-async fn list_of(
-    state: &AppState,
-    scope: DbScope,
-    tenant: ClientTenant,
+/// A page of the tenant's clients.
+fn list_of(
+    conn: &mut DbConn,
+    tenant: Tenant,
     params: GrantListParams,
-) -> Result<web::Json<ApiClientList>, ApiError> {
+) -> Result<ApiClientList, ApiError> {
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
-    let before = page.before.clone();
-    let limit = i64::from(page.limit);
-    let active_only = params.active == Some(true);
-    let rows = state
-        .db
-        .run_scoped(scope, move |conn| {
-            Ok(db::api_clients::page(
-                conn,
-                tenant,
-                before,
-                limit,
-                active_only,
-            )?)
-        })
-        .await?;
+    let rows = db::api_clients::page(
+        conn,
+        tenant,
+        page.before.clone(),
+        i64::from(page.limit),
+        params.active == Some(true),
+    )?;
     let next_cursor = page.next(&rows, |r| (r.created_at, r.id.clone()));
-    Ok(web::Json(ApiClientList {
+    Ok(ApiClientList {
         items: rows.into_iter().map(to_api).collect::<Result<_, _>>()?,
         next_cursor,
-    }))
+    })
 }
 
-async fn revoke_in(
-    state: &AppState,
-    scope: DbScope,
-    tenant: ClientTenant,
-    client_id: String,
-) -> Result<HttpResponse, ApiError> {
-    state
-        .db
-        .run_scoped(scope, move |conn| {
-            db::api_clients::get(conn, tenant, &client_id)?
-                .ok_or(ApiError::NotFound("API client"))?;
-            db::api_clients::revoke(conn, tenant, &client_id, db::identity::now())?;
-            Ok(())
-        })
-        .await?;
-    Ok(HttpResponse::NoContent().finish())
-}
-
-fn registrar(caller: &crate::tenancy::Caller) -> Result<String, ApiError> {
-    caller
-        .user_id()
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::Forbidden("only a person registers API clients".into()))
+/// Revoke a client of the tenant (idempotent); 404 when the tenant has no such client.
+fn revoke_in(conn: &mut DbConn, tenant: Tenant, client_id: &str) -> Result<(), ApiError> {
+    db::api_clients::get(conn, tenant, client_id)?.ok_or(ApiError::NotFound("API client"))?;
+    db::api_clients::revoke(conn, tenant, client_id, db::identity::now())?;
+    Ok(())
 }
 
 /// Register an API client of the municipality; the response shows its secret, once.
@@ -269,14 +226,17 @@ fn registrar(caller: &crate::tenancy::Caller) -> Result<String, ApiError> {
 #[post("/v1/municipalities/{municipality}/api-clients")]
 pub async fn create_for_municipality(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     body: Result<ApiJson<ApiClientRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageApiClients)?;
-    let ApiJson(body) = body?;
-    let by = registrar(&ctx.caller)?;
-    let tenant = ClientTenant::Municipality(municipality.id);
-    register(&state, ctx.db_scope(), tenant, by, body).await
+    let created = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::ManageApiClients)?;
+            let ApiJson(body) = body?;
+            register(conn, ctx.tenant(), ctx.caller.person_id()?, &body)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(created))
 }
 
 /// List the municipality's API clients (never their secrets).
@@ -300,13 +260,15 @@ pub async fn create_for_municipality(
 #[get("/v1/municipalities/{municipality}/api-clients")]
 pub async fn list_for_municipality(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
-    ctx.require(Action::ManageApiClients)?;
-    let ApiQuery(params) = params?;
-    let tenant = ClientTenant::Municipality(municipality.id);
-    list_of(&state, ctx.db_scope(), tenant, params).await
+    here.read(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        ctx.require(Action::ManageApiClients)?;
+        let ApiQuery(params) = params?;
+        list_of(conn, ctx.tenant(), params).map(web::Json)
+    })
+    .await
 }
 
 /// Revoke an API client of the municipality (idempotent); its tokens stop working.
@@ -328,13 +290,16 @@ pub async fn list_for_municipality(
 #[delete("/v1/municipalities/{municipality}/api-clients/{client}")]
 pub async fn revoke_for_municipality(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageApiClients)?;
     let (_, client_id) = path.into_inner();
-    let tenant = ClientTenant::Municipality(municipality.id);
-    revoke_in(&state, ctx.db_scope(), tenant, client_id).await
+    here.write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        ctx.require(Action::ManageApiClients)?;
+        revoke_in(conn, ctx.tenant(), &client_id)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
@@ -357,20 +322,17 @@ pub async fn revoke_for_municipality(
 #[post("/v1/zones/{zone}/api-clients")]
 pub async fn create_for_zone(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     body: Result<ApiJson<ApiClientRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(ZoneAction::ManageApiClients)?;
-    let ApiJson(body) = body?;
-    let by = registrar(&ctx.caller)?;
-    register(
-        &state,
-        ctx.db_scope(),
-        ClientTenant::Zone(zone.id),
-        by,
-        body,
-    )
-    .await
+    let created = here
+        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+            ctx.require(ZoneAction::ManageApiClients)?;
+            let ApiJson(body) = body?;
+            register(conn, ctx.tenant(), ctx.caller.person_id()?, &body)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(created))
 }
 
 /// List the zone's API clients (never their secrets).
@@ -394,12 +356,15 @@ pub async fn create_for_zone(
 #[get("/v1/zones/{zone}/api-clients")]
 pub async fn list_for_zone(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
-    ctx.require(ZoneAction::ManageApiClients)?;
-    let ApiQuery(params) = params?;
-    list_of(&state, ctx.db_scope(), ClientTenant::Zone(zone.id), params).await
+    here.read(&state, move |ZoneUnit { conn, ctx, .. }| {
+        ctx.require(ZoneAction::ManageApiClients)?;
+        let ApiQuery(params) = params?;
+        list_of(conn, ctx.tenant(), params).map(web::Json)
+    })
+    .await
 }
 
 /// Revoke an API client of the zone (idempotent); its tokens stop working.
@@ -421,16 +386,14 @@ pub async fn list_for_zone(
 #[delete("/v1/zones/{zone}/api-clients/{client}")]
 pub async fn revoke_for_zone(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(ZoneAction::ManageApiClients)?;
     let (_, client_id) = path.into_inner();
-    revoke_in(
-        &state,
-        ctx.db_scope(),
-        ClientTenant::Zone(zone.id),
-        client_id,
-    )
-    .await
+    here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
+        ctx.require(ZoneAction::ManageApiClients)?;
+        revoke_in(conn, ctx.tenant(), &client_id)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -1,15 +1,16 @@
 //! `/v1/municipalities/{municipality}/grants`: a clerk-treasurer manages the
-//! municipality's users and their role grants.
+//! municipality's users and their role grants; and the grant handling both
+//! tenants share (`zone_grants` is the zone's routes over the same core).
 //!
 //! Contract: clerk-treasurer only (`Action::ManageUsers`: staff and other
-//! roles of the municipality 403, anyone else 404). Only municipality roles
-//! (`clerk_treasurer`, `municipal_staff`, `operator` with its `payor_id`,
-//! `marketplace_provider`) are granted here. Granting finds the user by email
-//! or creates it with the given initial password (`accounts::grant_role`); an
-//! existing user keeps its name and password. Revoking sets `revoked_at`
-//! (the row stays, for the record); a clerk-treasurer cannot revoke their own
-//! last clerk-treasurer grant (409), so a municipality is never left without
-//! one by accident.
+//! roles of the municipality 403, anyone else 404; a person, never an API
+//! client). Only municipality roles (`clerk_treasurer`, `municipal_staff`,
+//! `operator` with its `payor_id`, `marketplace_provider`) are granted here.
+//! Granting finds the user by email or creates it with the given initial
+//! password (`accounts::grant_role`); an existing user keeps its name and
+//! password. Revoking sets `revoked_at` (the row stays, for the record);
+//! nobody revokes their own last administrator grant (409,
+//! `accounts::revoke_grant`), so a tenant is never left without one by accident.
 
 use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
@@ -20,12 +21,18 @@ use super::{
     GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id, utc,
 };
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson, extract::ApiQuery},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::{ApiJson, ApiQuery},
+    },
     app::AppState,
     auth::Role,
-    db::{self, grants::GrantQuery, models::MunicipalityGrantRow},
+    db::{
+        self, DbConn,
+        grants::{GrantQuery, TenantGrant},
+    },
     error::{ApiError, Problem},
-    tenancy::Action,
+    tenancy::{Action, Caller, Tenant},
     usecases::accounts::{self, GrantTarget, NewPassword},
 };
 
@@ -90,7 +97,7 @@ pub struct MunicipalityGrantList {
     pub next_cursor: Option<String>,
 }
 
-fn to_api(row: MunicipalityGrantRow, user: GrantUser) -> Result<MunicipalityGrant, ApiError> {
+fn to_api((row, user): Shown) -> Result<MunicipalityGrant, ApiError> {
     Ok(MunicipalityGrant {
         role: Role::parse(&row.role).map_err(ApiError::internal)?,
         id: row.id,
@@ -101,6 +108,69 @@ fn to_api(row: MunicipalityGrantRow, user: GrantUser) -> Result<MunicipalityGran
         active: row.revoked_at.is_none(),
         revoked_at: row.revoked_at.map(utc),
     })
+}
+
+/// A grant with the user holding it, as both tenants' APIs show it.
+pub(super) type Shown = (TenantGrant, GrantUser);
+
+/// What a grant request asks, parsed (both tenants).
+pub(super) struct Grant<'a> {
+    pub email: &'a str,
+    pub display_name: &'a str,
+    pub role: &'a str,
+    pub password: Option<&'a str>,
+}
+
+/// Grant a role in the caller's tenant (`target`); the new grant with its user,
+/// and whether the user was created now.
+pub(super) fn grant(
+    conn: &mut DbConn,
+    caller: &Caller,
+    target: GrantTarget,
+    ask: Grant<'_>,
+) -> Result<(Shown, bool), ApiError> {
+    let role = parse_role(ask.role)?;
+    let display_name = check_display_name(ask.display_name)?;
+    let tenant = target.tenant();
+    let granted = accounts::grant_role(
+        conn,
+        ask.email,
+        &display_name,
+        ask.password.map(NewPassword::Plain),
+        role,
+        &target,
+        caller.user_id(),
+    )?;
+    let row = db::grants::get(conn, tenant, &granted.grant_id)?
+        .ok_or_else(|| ApiError::internal("the new grant is not readable"))?;
+    let user = GrantUser {
+        id: granted.user.id,
+        email: granted.user.email,
+        display_name: granted.user.display_name,
+    };
+    Ok(((row, user), granted.created))
+}
+
+/// A page of the tenant's grants with their users, and the next cursor.
+pub(super) fn page_of(
+    conn: &mut DbConn,
+    tenant: Tenant,
+    params: GrantListParams,
+) -> Result<(Vec<Shown>, Option<String>), ApiError> {
+    let page = Page::parse(params.limit, params.cursor.as_deref())?;
+    let query = GrantQuery {
+        active_only: params.active == Some(true),
+        before: page.before.clone(),
+        limit: i64::from(page.limit),
+    };
+    let rows = db::grants::page(conn, tenant, &query)?;
+    let next_cursor = page.next(&rows, |g| (g.created_at, g.id.clone()));
+    let users = users_by_id(conn, rows.iter().map(|r| r.user_id.clone()))?;
+    let items = rows
+        .into_iter()
+        .map(|r| Ok((user_of(&users, &r.user_id)?, r)).map(|(user, r)| (r, user)))
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok((items, next_cursor))
 }
 
 /// Grant a municipality role to a user (created when the email has no account).
@@ -124,41 +194,27 @@ fn to_api(row: MunicipalityGrantRow, user: GrantUser) -> Result<MunicipalityGran
 #[post("/v1/municipalities/{municipality}/grants")]
 pub async fn create(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     body: Result<ApiJson<GrantRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageUsers)?;
-    let ApiJson(body) = body?;
-    let role = parse_role(&body.role)?;
-    let display_name = check_display_name(&body.display_name)?;
-    let created_by = ctx.caller.user_id().map(str::to_owned);
-    let municipality_id = municipality.id;
-    let created = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let created = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::ManageUsers)?;
+            let ApiJson(body) = body?;
             let target = GrantTarget::Municipality {
-                id: municipality_id,
+                id: ctx.municipality_id,
                 payor_id: body.payor_id.clone(),
             };
-            let granted = accounts::grant_role(
-                conn,
-                &body.email,
-                &display_name,
-                body.password.as_deref().map(NewPassword::Plain),
-                role,
-                &target,
-                created_by.as_deref(),
-            )?;
-            let row = db::grants::municipality_grant(conn, municipality_id, &granted.grant_id)?
-                .ok_or_else(|| ApiError::internal("the new grant is not readable"))?;
-            let user = GrantUser {
-                id: granted.user.id,
-                email: granted.user.email,
-                display_name: granted.user.display_name,
+            let ask = Grant {
+                email: &body.email,
+                display_name: &body.display_name,
+                role: &body.role,
+                password: body.password.as_deref(),
             };
+            let (granted, user_created) = grant(conn, &ctx.caller, target, ask)?;
             Ok(CreatedMunicipalityGrant {
-                grant: to_api(row, user)?,
-                user_created: granted.created,
+                grant: to_api(granted)?,
+                user_created,
             })
         })
         .await?;
@@ -186,36 +242,19 @@ pub async fn create(
 #[get("/v1/municipalities/{municipality}/grants")]
 pub async fn list(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<MunicipalityGrantList>, ApiError> {
-    ctx.require(Action::ManageUsers)?;
-    let ApiQuery(params) = params?;
-    let page = Page::parse(params.limit, params.cursor.as_deref())?;
-    let query = GrantQuery {
-        active_only: params.active == Some(true),
-        before: page.before.clone(),
-        limit: i64::from(page.limit),
-    };
-    let municipality_id = municipality.id;
-    let rows = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let rows = db::grants::municipality_page(conn, municipality_id, &query)?;
-            let users = users_by_id(conn, rows.iter().map(|r| r.user_id.clone()))?;
-            rows.into_iter()
-                .map(|r| {
-                    let user = user_of(&users, &r.user_id)?;
-                    Ok((r.created_at, to_api(r, user)?))
-                })
-                .collect::<Result<Vec<_>, ApiError>>()
-        })
-        .await?;
-    let next_cursor = page.next(&rows, |(at, g)| (*at, g.id.clone()));
-    Ok(web::Json(MunicipalityGrantList {
-        items: rows.into_iter().map(|(_, g)| g).collect(),
-        next_cursor,
-    }))
+    here.read(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        ctx.require(Action::ManageUsers)?;
+        let ApiQuery(params) = params?;
+        let (rows, next_cursor) = page_of(conn, ctx.tenant(), params)?;
+        Ok(web::Json(MunicipalityGrantList {
+            items: rows.into_iter().map(to_api).collect::<Result<_, _>>()?,
+            next_cursor,
+        }))
+    })
+    .await
 }
 
 /// Revoke a role grant (idempotent: revoking a revoked grant changes nothing).
@@ -238,45 +277,14 @@ pub async fn list(
 #[delete("/v1/municipalities/{municipality}/grants/{grant}")]
 pub async fn revoke(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageUsers)?;
     let (_, grant_id) = path.into_inner();
-    let caller_id = ctx.caller.user_id().map(str::to_owned);
-    let municipality_id = municipality.id;
-    state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let grant = db::grants::municipality_grant(conn, municipality_id, &grant_id)?
-                .ok_or(ApiError::NotFound("grant"))?;
-            if grant.revoked_at.is_some() {
-                return Ok(());
-            }
-            let clerk = Role::ClerkTreasurer.as_str();
-            if grant.role == clerk
-                && caller_id.as_deref() == Some(grant.user_id.as_str())
-                && db::grants::count_active_in_municipality(
-                    conn,
-                    municipality_id,
-                    &grant.user_id,
-                    clerk,
-                    None,
-                )? <= 1
-            {
-                return Err(ApiError::Conflict(
-                    "this is your last clerk_treasurer grant here: another clerk-treasurer must revoke it"
-                        .into(),
-                ));
-            }
-            db::grants::revoke_in_municipality(
-                conn,
-                municipality_id,
-                &grant_id,
-                db::identity::now(),
-            )?;
-            Ok(())
-        })
-        .await?;
+    here.write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        ctx.require(Action::ManageUsers)?;
+        accounts::revoke_grant(conn, ctx.tenant(), &grant_id, ctx.caller.user_id())
+    })
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }

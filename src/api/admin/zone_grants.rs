@@ -5,9 +5,10 @@
 //! roles related to the zone 403, anyone else 404). Only zone roles
 //! (`commission_member`, `tourism_entity`, `zone_admin`) are granted here: a
 //! zone admin can never grant a municipal role, so it cannot reach
-//! confidential operator data through this API. Same user handling and
-//! revocation rules as municipality grants (a zone admin cannot revoke their
-//! own last zone_admin grant: 409).
+//! confidential operator data through this API. The grant handling is the
+//! municipality's (`grants`: same user handling; a zone admin cannot revoke
+//! their own last zone_admin grant, 409); only the routes and the response
+//! shape (no `payor_id`) are the zone's.
 
 use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
@@ -15,16 +16,20 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
-    GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id, utc,
+    GrantListParams, GrantUser,
+    grants::{Grant, Shown, grant, page_of},
+    utc,
 };
 use crate::{
-    api::{caller::InZone, extract::ApiJson, extract::ApiQuery},
+    api::{
+        caller::{InZone, ZoneUnit},
+        extract::{ApiJson, ApiQuery},
+    },
     app::AppState,
     auth::Role,
-    db::{self, grants::GrantQuery, models::ZoneGrantRow},
     error::{ApiError, Problem},
     tenancy::ZoneAction,
-    usecases::accounts::{self, GrantTarget, NewPassword},
+    usecases::accounts::{self, GrantTarget},
 };
 
 /// A zone role to grant, to an existing or a new user.
@@ -83,7 +88,7 @@ pub struct ZoneGrantList {
     pub next_cursor: Option<String>,
 }
 
-fn to_api(row: ZoneGrantRow, user: GrantUser) -> Result<ZoneGrant, ApiError> {
+fn to_api((row, user): Shown) -> Result<ZoneGrant, ApiError> {
     Ok(ZoneGrant {
         role: Role::parse(&row.role).map_err(ApiError::internal)?,
         id: row.id,
@@ -116,37 +121,24 @@ fn to_api(row: ZoneGrantRow, user: GrantUser) -> Result<ZoneGrant, ApiError> {
 #[post("/v1/zones/{zone}/grants")]
 pub async fn create(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     body: Result<ApiJson<ZoneGrantRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(ZoneAction::ManageUsers)?;
-    let ApiJson(body) = body?;
-    let role = parse_role(&body.role)?;
-    let display_name = check_display_name(&body.display_name)?;
-    let created_by = ctx.caller.user_id().map(str::to_owned);
-    let zone_id = zone.id;
-    let created = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let granted = accounts::grant_role(
-                conn,
-                &body.email,
-                &display_name,
-                body.password.as_deref().map(NewPassword::Plain),
-                role,
-                &GrantTarget::Zone { id: zone_id },
-                created_by.as_deref(),
-            )?;
-            let row = db::grants::zone_grant(conn, zone_id, &granted.grant_id)?
-                .ok_or_else(|| ApiError::internal("the new grant is not readable"))?;
-            let user = GrantUser {
-                id: granted.user.id,
-                email: granted.user.email,
-                display_name: granted.user.display_name,
+    let created = here
+        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+            ctx.require(ZoneAction::ManageUsers)?;
+            let ApiJson(body) = body?;
+            let ask = Grant {
+                email: &body.email,
+                display_name: &body.display_name,
+                role: &body.role,
+                password: body.password.as_deref(),
             };
+            let target = GrantTarget::Zone { id: ctx.zone_id };
+            let (granted, user_created) = grant(conn, &ctx.caller, target, ask)?;
             Ok(CreatedZoneGrant {
-                grant: to_api(row, user)?,
-                user_created: granted.created,
+                grant: to_api(granted)?,
+                user_created,
             })
         })
         .await?;
@@ -174,36 +166,19 @@ pub async fn create(
 #[get("/v1/zones/{zone}/grants")]
 pub async fn list(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ZoneGrantList>, ApiError> {
-    ctx.require(ZoneAction::ManageUsers)?;
-    let ApiQuery(params) = params?;
-    let page = Page::parse(params.limit, params.cursor.as_deref())?;
-    let query = GrantQuery {
-        active_only: params.active == Some(true),
-        before: page.before.clone(),
-        limit: i64::from(page.limit),
-    };
-    let zone_id = zone.id;
-    let rows = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let rows = db::grants::zone_page(conn, zone_id, &query)?;
-            let users = users_by_id(conn, rows.iter().map(|r| r.user_id.clone()))?;
-            rows.into_iter()
-                .map(|r| {
-                    let user = user_of(&users, &r.user_id)?;
-                    Ok((r.created_at, to_api(r, user)?))
-                })
-                .collect::<Result<Vec<_>, ApiError>>()
-        })
-        .await?;
-    let next_cursor = page.next(&rows, |(at, g)| (*at, g.id.clone()));
-    Ok(web::Json(ZoneGrantList {
-        items: rows.into_iter().map(|(_, g)| g).collect(),
-        next_cursor,
-    }))
+    here.read(&state, move |ZoneUnit { conn, ctx, .. }| {
+        ctx.require(ZoneAction::ManageUsers)?;
+        let ApiQuery(params) = params?;
+        let (rows, next_cursor) = page_of(conn, ctx.tenant(), params)?;
+        Ok(web::Json(ZoneGrantList {
+            items: rows.into_iter().map(to_api).collect::<Result<_, _>>()?,
+            next_cursor,
+        }))
+    })
+    .await
 }
 
 /// Revoke a zone role grant (idempotent: revoking a revoked grant changes nothing).
@@ -226,34 +201,14 @@ pub async fn list(
 #[delete("/v1/zones/{zone}/grants/{grant}")]
 pub async fn revoke(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(ZoneAction::ManageUsers)?;
     let (_, grant_id) = path.into_inner();
-    let caller_id = ctx.caller.user_id().map(str::to_owned);
-    let zone_id = zone.id;
-    state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            let grant = db::grants::zone_grant(conn, zone_id, &grant_id)?
-                .ok_or(ApiError::NotFound("grant"))?;
-            if grant.revoked_at.is_some() {
-                return Ok(());
-            }
-            let admin = Role::ZoneAdmin.as_str();
-            if grant.role == admin
-                && caller_id.as_deref() == Some(grant.user_id.as_str())
-                && db::grants::count_active_in_zone(conn, zone_id, &grant.user_id, admin)? <= 1
-            {
-                return Err(ApiError::Conflict(
-                    "this is your last zone_admin grant in this zone: another zone admin must revoke it"
-                        .into(),
-                ));
-            }
-            db::grants::revoke_in_zone(conn, zone_id, &grant_id, db::identity::now())?;
-            Ok(())
-        })
-        .await?;
+    here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
+        ctx.require(ZoneAction::ManageUsers)?;
+        accounts::revoke_grant(conn, ctx.tenant(), &grant_id, ctx.caller.user_id())
+    })
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }

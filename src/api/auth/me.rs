@@ -1,4 +1,7 @@
 //! `GET /v1/me`: who the caller is and what it holds.
+//!
+//! Contract: one read unit of work (no SQLite write lock): the caller's grants
+//! and disclosures, and the slugs of only the tenants they name.
 
 use actix_web::{get, web};
 use chrono::{DateTime, Utc};
@@ -6,6 +9,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
+    api::caller::{Authenticated, CallerUnit},
     app::AppState,
     auth::Role,
     db,
@@ -67,14 +71,17 @@ pub struct Me {
     )
 )]
 #[get("/v1/me")]
-pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<web::Json<Me>, ApiError> {
-    state
-        .db
-        .run(move |conn| {
-            let munis = db::municipalities::list(conn, None, i64::MAX)?;
-            let zones = db::zones::list(conn, None, i64::MAX)?;
-            let muni_slug = |id: i64| munis.iter().find(|m| m.id == id).map(|m| m.slug.clone());
-            let zone_slug = |id: i64| zones.iter().find(|z| z.id == id).map(|z| z.slug.clone());
+pub async fn me(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+) -> Result<web::Json<Me>, ApiError> {
+    caller
+        .read(&state, move |CallerUnit { conn, caller }| {
+            let (municipality_ids, zone_ids) = tenant_ids(&caller);
+            let munis = db::municipalities::slugs_of(conn, &municipality_ids)?;
+            let zones = db::zones::slugs_of(conn, &zone_ids)?;
+            let muni_slug = |id: i64| munis.iter().find(|(m, _)| *m == id).map(|(_, s)| s.clone());
+            let zone_slug = |id: i64| zones.iter().find(|(z, _)| *z == id).map(|(_, s)| s.clone());
             let (kind, id, email, scopes) = match &caller.subject {
                 Subject::User { id, email } => ("user", id.clone(), Some(email.clone()), vec![]),
                 Subject::Client { id, scopes } => (
@@ -95,8 +102,8 @@ pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<web::Json<
                     .map(|g| MeGrant {
                         id: g.id.clone(),
                         role: g.role,
-                        municipality: g.municipality_id.and_then(muni_slug),
-                        zone: g.zone_id.and_then(zone_slug),
+                        municipality: g.tenant.municipality_id().and_then(muni_slug),
+                        zone: g.tenant.zone_id().and_then(zone_slug),
                         payor_id: g.payor_id.clone(),
                     })
                     .collect(),
@@ -114,4 +121,24 @@ pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<web::Json<
             }))
         })
         .await
+}
+
+/// The municipalities and zones the caller's grants and disclosures name.
+fn tenant_ids(caller: &Caller) -> (Vec<i64>, Vec<i64>) {
+    let mut municipalities: Vec<i64> = caller
+        .grants
+        .iter()
+        .filter_map(|g| g.tenant.municipality_id())
+        .chain(caller.disclosures.iter().map(|d| d.municipality_id))
+        .collect();
+    let mut zones: Vec<i64> = caller
+        .grants
+        .iter()
+        .filter_map(|g| g.tenant.zone_id())
+        .collect();
+    municipalities.sort_unstable();
+    municipalities.dedup();
+    zones.sort_unstable();
+    zones.dedup();
+    (municipalities, zones)
 }

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use crate::{
     app::AppState,
     auth::{TenantHint, TokenKind, opaque, parse_scopes, roles::format_scopes},
-    db,
+    db::{self, Mode},
     error::{ApiError, Problem},
     tenancy::DbScope,
 };
@@ -128,7 +128,7 @@ pub async fn client_credentials(
     let st = state.clone();
     state
         .db
-        .run_scoped(scope, move |conn| {
+        .run_scoped(Mode::Read, scope, move |conn| {
             let client = db::identity::api_client(conn, &client_id)?
                 .filter(|c| c.revoked_at.is_none())
                 .filter(|c| opaque::digest_matches(&secret, &c.secret_digest))

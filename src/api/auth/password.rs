@@ -19,12 +19,15 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::{
-    api::extract::ApiJson,
+    api::{
+        caller::{Authenticated, CallerUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     auth::verify_password,
     db,
     error::{ApiError, Problem},
-    tenancy::{Caller, Subject},
+    tenancy::Subject,
     usecases::accounts,
 };
 
@@ -57,14 +60,28 @@ pub struct ChangePasswordRequest {
 pub async fn change(
     req: HttpRequest,
     state: web::Data<AppState>,
-    caller: Caller,
+    caller: Authenticated,
     ApiJson(body): ApiJson<ChangePasswordRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let Subject::User { id, email } = &caller.subject else {
+    if let Authenticated::Client { .. } = caller {
         return Err(ApiError::Forbidden(
             "an API client has no password to change; only a person who signed in may".into(),
         ));
-    };
+    }
+    // Three steps, not one unit of work: Argon2id is slow on purpose, so the
+    // check and the new hash run between a read unit (the account) and a write
+    // unit (the new hash, conditional on the old one), never holding a
+    // transaction (on SQLite: the write lock) while hashing.
+    let user = caller
+        .read(&state, move |CallerUnit { conn, caller }| {
+            let Subject::User { id, .. } = &caller.subject else {
+                return Err(ApiError::internal("a user token loaded a client"));
+            };
+            db::identity::user_by_id(conn, id)?
+                .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))
+        })
+        .await?;
+    let email = &user.email.clone();
     let ip = super::session::peer_ip(&req);
     let _attempt = state
         .auth
@@ -73,14 +90,6 @@ pub async fn change(
         .map_err(|r| ApiError::TooManyRequests {
             retry_after_secs: r.header_secs(),
         })?;
-    let user_id = id.clone();
-    let user = state
-        .db
-        .run(move |conn| {
-            db::identity::user_by_id(conn, &user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))
-        })
-        .await?;
     let stored = user.password_hash.clone();
     let ChangePasswordRequest {
         current_password,

@@ -23,7 +23,7 @@ pub use types::{Disclosure, DisclosureList, DisclosureListParams, DisclosureRequ
 use crate::{
     api::{
         admin::Page,
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
@@ -54,24 +54,27 @@ pub use crate::domain::disclosure::{DisclosureBasis, MAX_PAYORS, MAX_TERM_DAYS};
 #[post("/v1/municipalities/{municipality}/disclosures")]
 pub async fn create(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     body: Result<ApiJson<DisclosureRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageDisclosures)?;
-    let ApiJson(body) = body?;
     let now = Utc::now();
-    let terms = body.terms(now)?;
-    let created_by = ctx
-        .caller
-        .user_id()
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::Forbidden("only a person records disclosures".into()))?;
-    let municipality_id = municipality.id;
-    let record = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            disclosures::create(conn, municipality_id, created_by, terms, now)
-        })
+    let record = here
+        .write(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ManageDisclosures)?;
+                let ApiJson(body) = body?;
+                let terms = body.terms(now)?;
+                let created_by = ctx.caller.user_id().map(str::to_owned).ok_or_else(|| {
+                    ApiError::Forbidden("only a person records disclosures".into())
+                })?;
+                disclosures::create(conn, municipality.id, created_by, terms, now)
+            },
+        )
         .await?;
     let disclosure = Disclosure::from_record(record, now)?;
     Ok(HttpResponse::Created().json(disclosure))
@@ -98,24 +101,29 @@ pub async fn create(
 #[get("/v1/municipalities/{municipality}/disclosures")]
 pub async fn list(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     params: Result<ApiQuery<DisclosureListParams>, ApiError>,
 ) -> Result<web::Json<DisclosureList>, ApiError> {
-    ctx.require(Action::ManageDisclosures)?;
-    let ApiQuery(params) = params?;
-    let page = Page::parse(params.limit, params.cursor.as_deref())?;
     let now = Utc::now();
-    let request = disclosures::ListRequest {
-        active_at: (params.active == Some(true)).then(|| now.naive_utc()),
-        before: page.before.clone(),
-        limit: page.limit,
-    };
-    let municipality_id = municipality.id;
-    let records = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            disclosures::list(conn, municipality_id, request)
-        })
+    let (records, page) = here
+        .read(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::ManageDisclosures)?;
+                let ApiQuery(params) = params?;
+                let page = Page::parse(params.limit, params.cursor.as_deref())?;
+                let request = disclosures::ListRequest {
+                    active_at: (params.active == Some(true)).then(|| now.naive_utc()),
+                    before: page.before.clone(),
+                    limit: page.limit,
+                };
+                Ok((disclosures::list(conn, municipality.id, request)?, page))
+            },
+        )
         .await?;
     let next_cursor = page.next(&records, |r| (r.grant.created_at, r.grant.id.clone()));
     let items = records
@@ -144,17 +152,21 @@ pub async fn list(
 #[delete("/v1/municipalities/{municipality}/disclosures/{disclosure}")]
 pub async fn revoke(
     state: web::Data<AppState>,
-    InMunicipality { ctx, municipality }: InMunicipality,
+    here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(Action::ManageDisclosures)?;
     let (_, id) = path.into_inner();
-    let municipality_id = municipality.id;
-    state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            disclosures::revoke(conn, municipality_id, &id)
-        })
-        .await?;
+    here.write(
+        &state,
+        move |MunicipalUnit {
+                  conn,
+                  ctx,
+                  municipality,
+              }| {
+            ctx.require(Action::ManageDisclosures)?;
+            disclosures::revoke(conn, municipality.id, &id)
+        },
+    )
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -15,7 +15,10 @@ use super::{
     today,
 };
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     error::{ApiError, Problem},
     tenancy::Action,
@@ -56,16 +59,14 @@ pub async fn close(
     if_match: IfMatch,
     body: Result<ApiJson<CloseRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let closed_on = body.parse()?;
-    let precondition = if_match.required()?;
     let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let record = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let record = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let closed_on = body.parse()?;
+            let precondition = if_match.required()?;
+            let actor = Actor::of(&ctx)?;
             registry::close(conn, &ctx, &actor, &payor_id, &precondition, closed_on)
         })
         .await?;

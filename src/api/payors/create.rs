@@ -15,7 +15,10 @@ use super::{
     today,
 };
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     error::{ApiError, Problem},
     tenancy::Action,
@@ -50,24 +53,20 @@ pub async fn create(
     here: InMunicipality,
     body: Result<ApiJson<NewPayor>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, municipality } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let new = body.parse()?;
-    let actor = Actor::of(&ctx)?;
+    let slug = here.slug().to_owned();
     let today = today();
-    let record = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let record = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let new = body.parse()?;
+            let actor = Actor::of(&ctx)?;
             registry::create(conn, &ctx, &actor, new, today)
         })
         .await?;
     let payor = Payor::from_record(record, today)?;
     Ok(HttpResponse::Created()
-        .insert_header((
-            header::LOCATION,
-            payor_location(&municipality.slug, &payor.id),
-        ))
+        .insert_header((header::LOCATION, payor_location(&slug, &payor.id)))
         .insert_header((header::ETAG, etag(payor.version)))
         .json(payor))
 }

@@ -18,7 +18,7 @@ use utoipa::IntoParams;
 use super::{PayorList, PayorSummary, RegistryStatus, today};
 use crate::{
     api::{
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
         pagination::{KeyCursor, next_cursor, validate_limit},
     },
@@ -99,20 +99,19 @@ pub async fn list(
     here: InMunicipality,
     params: Result<ApiQuery<PayorListParams>, ApiError>,
 ) -> Result<web::Json<PayorList>, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    // Authorise before judging the parameters. Every active disclosure grant
-    // names at least one payor, so its id stands in for the payors it covers
-    // (the use case resolves them) in deciding between a page and 404.
-    ctx.payor_filter(&ctx.disclosure_ids())?;
-    let ApiQuery(params) = params?;
-    let request = params.parse()?;
-    let limit = request.limit;
-    let actor = Actor::of(&ctx)?;
     let today = today();
-    let rows = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            registry::list(conn, &ctx, &actor, request, today)
+    let (rows, limit) = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            // Authorise before judging the parameters. Every active disclosure
+            // grant names at least one payor, so its id stands in for the payors
+            // it covers (the use case resolves them) in deciding between a page
+            // and 404.
+            ctx.payor_filter(&ctx.disclosure_ids())?;
+            let ApiQuery(params) = params?;
+            let request = params.parse()?;
+            let limit = request.limit;
+            let actor = Actor::of(&ctx)?;
+            Ok((registry::list(conn, &ctx, &actor, request, today)?, limit))
         })
         .await?;
     let items: Vec<PayorSummary> = rows

@@ -11,7 +11,7 @@ use actix_web::{HttpResponse, get, http::header, web};
 
 use super::{Payor, precondition::etag, today};
 use crate::{
-    api::caller::InMunicipality,
+    api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
     error::{ApiError, Problem},
     usecases::payors::{Actor, registry},
@@ -39,12 +39,10 @@ pub async fn show(
     here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
     let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let record = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let record = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            let actor = Actor::of(&ctx)?;
             registry::show(conn, &ctx, &actor, &payor_id)
         })
         .await?;

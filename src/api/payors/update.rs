@@ -19,7 +19,10 @@ use super::{
     today,
 };
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     error::{ApiError, Problem},
     tenancy::Action,
@@ -59,17 +62,15 @@ pub async fn update(
     if_match: IfMatch,
     body: Result<ApiJson<PayorPatch>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let changes = body.parse()?;
-    let precondition = if_match.required()?;
     let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
     let today = today();
-    let record = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let record = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let changes = body.parse()?;
+            let precondition = if_match.required()?;
+            let actor = Actor::of(&ctx)?;
             registry::update(conn, &ctx, &actor, &payor_id, &precondition, changes, today)
         })
         .await?;

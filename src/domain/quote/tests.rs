@@ -482,7 +482,10 @@ fn a_late_return_without_a_payment_date_counts_as_paid_when_filed() {
     // Hayward likewise (1 % a month, no forfeiture).
     let mut h = input("2025-Q4", "12345.67");
     h.filed_on = Some(d("2026-03-02"));
-    assert_eq!(quote(&history(hayward()), &h, ZONE).unwrap().interest, m("9.88"));
+    assert_eq!(
+        quote(&history(hayward()), &h, ZONE).unwrap().interest,
+        m("9.88")
+    );
 }
 
 #[test]

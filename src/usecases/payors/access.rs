@@ -27,10 +27,10 @@ pub struct Actor {
 }
 
 impl Actor {
-    /// The caller of this request. Call it in the handler, not inside the
-    /// database closure: the request id lives in a task-local of the request.
+    /// The caller of this request (the unit of work carries the request's id).
     pub fn of(ctx: &MunicipalityContext) -> Result<Self, ApiError> {
-        let (kind, id) = ctx.caller.actor();
+        let actor = ctx.caller.actor();
+        let (kind, id) = (actor.kind(), actor.id());
         let request_id = crate::request_context::current()
             .map(|c| c.id)
             .ok_or_else(|| ApiError::internal("no request context for the access log"))?;

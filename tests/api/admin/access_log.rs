@@ -19,7 +19,7 @@ fn append(app: &TestApp, slug: &str, entries: &[(&str, &str)]) {
     let mut conn = app.owner_conn();
     conn.transaction(|conn| {
         let m = db::municipalities::by_slug(conn, slug)?.expect("demo municipality");
-        db::tenancy::apply(
+        db::rls::apply(
             conn,
             &DbScope {
                 municipality_id: Some(m.id),

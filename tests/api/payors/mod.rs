@@ -80,7 +80,7 @@ pub(super) fn as_owner<T>(
         let id = db::municipalities::by_slug(conn, slug)?
             .expect("municipality exists")
             .id;
-        db::tenancy::apply(
+        db::rls::apply(
             conn,
             &DbScope {
                 municipality_id: Some(id),

@@ -7,7 +7,7 @@ use chrono::Utc;
 
 use super::{ZoneInvitation, ZoneInvitationList, actor};
 use crate::{
-    api::caller::InMunicipality,
+    api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
     error::{ApiError, Problem},
     tenancy::Action,
@@ -32,13 +32,18 @@ pub async fn list(
     state: web::Data<AppState>,
     at: InMunicipality,
 ) -> Result<web::Json<ZoneInvitationList>, ApiError> {
-    at.ctx.require(Action::AnswerZoneInvitations)?;
-    let municipality = at.municipality;
-    let items = state
-        .db
-        .run_scoped(at.ctx.db_scope(), move |conn| {
-            membership::invitations_to(conn, &municipality)
-        })
+    let items = at
+        .read(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::AnswerZoneInvitations)?;
+                membership::invitations_to(conn, &municipality)
+            },
+        )
         .await?;
     Ok(web::Json(items.into()))
 }
@@ -57,15 +62,20 @@ async fn respond(
     id: String,
     answer: Answer,
 ) -> Result<web::Json<ZoneInvitation>, ApiError> {
-    at.ctx.require(Action::AnswerZoneInvitations)?;
-    let by = actor(&at.ctx.caller);
     let now = Utc::now().naive_utc();
-    let municipality = at.municipality;
-    let invitation = state
-        .db
-        .run_scoped(at.ctx.db_scope(), move |conn| {
-            answer(conn, &municipality, &id, &by, now)
-        })
+    let invitation = at
+        .write(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.require(Action::AnswerZoneInvitations)?;
+                let by = actor(&ctx.caller);
+                answer(conn, &municipality, &id, &by, now)
+            },
+        )
         .await?;
     Ok(web::Json(invitation.into()))
 }

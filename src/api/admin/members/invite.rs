@@ -8,7 +8,10 @@ use utoipa::ToSchema;
 
 use super::{ZoneInvitation, ZoneInvitationList, actor};
 use crate::{
-    api::{caller::InZone, extract::ApiJson},
+    api::{
+        caller::{InZone, ZoneUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     error::{ApiError, Problem},
     tenancy::ZoneAction,
@@ -48,16 +51,15 @@ pub struct InvitationRequest {
 #[post("/v1/zones/{zone}/invitations")]
 pub async fn invite(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     body: Result<ApiJson<InvitationRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    ctx.require(ZoneAction::ManageMembership)?;
-    let ApiJson(body) = body?;
-    let by = actor(&ctx.caller);
     let now = Utc::now().naive_utc();
-    let invitation = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let invitation = here
+        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
+            ctx.require(ZoneAction::ManageMembership)?;
+            let ApiJson(body) = body?;
+            let by = actor(&ctx.caller);
             membership::invite(conn, &zone, &body.municipality, body.joined_on, &by, now)
         })
         .await?;
@@ -80,12 +82,11 @@ pub async fn invite(
 #[get("/v1/zones/{zone}/invitations")]
 pub async fn list(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
 ) -> Result<web::Json<ZoneInvitationList>, ApiError> {
-    ctx.require(ZoneAction::ManageMembership)?;
-    let items = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let items = here
+        .read(&state, move |ZoneUnit { conn, ctx, zone }| {
+            ctx.require(ZoneAction::ManageMembership)?;
             membership::invitations_of_zone(conn, &zone)
         })
         .await?;
@@ -112,16 +113,15 @@ pub async fn list(
 #[post("/v1/zones/{zone}/invitations/{id}/withdraw")]
 pub async fn withdraw(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     path: web::Path<(String, String)>,
 ) -> Result<web::Json<ZoneInvitation>, ApiError> {
-    ctx.require(ZoneAction::ManageMembership)?;
     let (_, id) = path.into_inner();
-    let by = actor(&ctx.caller);
     let now = Utc::now().naive_utc();
-    let invitation = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let invitation = here
+        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
+            ctx.require(ZoneAction::ManageMembership)?;
+            let by = actor(&ctx.caller);
             membership::withdraw(conn, &zone, &id, &by, now)
         })
         .await?;

@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    api::{caller::InZone, extract::ApiJson},
+    api::{
+        caller::{InZone, ZoneUnit},
+        extract::ApiJson,
+    },
     app::AppState,
     error::{ApiError, Problem},
     tenancy::ZoneAction,
@@ -62,19 +65,19 @@ pub struct ZoneMembership {
 #[post("/v1/zones/{zone}/members/{municipality}/leave")]
 pub async fn leave(
     state: web::Data<AppState>,
-    InZone { ctx, zone }: InZone,
+    here: InZone,
     path: web::Path<(String, String)>,
     body: Result<ApiJson<LeaveRequest>, ApiError>,
 ) -> Result<web::Json<ZoneMembership>, ApiError> {
-    ctx.require(ZoneAction::ManageMembership)?;
-    let ApiJson(body) = body?;
     let (_, slug) = path.into_inner();
     let today = Utc::now().date_naive();
-    let zone_slug = zone.slug.clone();
-    let (membership, municipality) = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
-            membership::leave(conn, &zone, &slug, body.left_on, today)
+    let (zone_slug, membership, municipality) = here
+        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
+            ctx.require(ZoneAction::ManageMembership)?;
+            let ApiJson(body) = body?;
+            let (membership, municipality) =
+                membership::leave(conn, &zone, &slug, body.left_on, today)?;
+            Ok((zone.slug, membership, municipality))
         })
         .await?;
     Ok(web::Json(ZoneMembership {

@@ -87,6 +87,5 @@ impl From<Vec<Invitation>> for ZoneInvitationList {
 
 /// The actor recorded with an invitation or an answer: `user:<id>` or `client:<id>`.
 fn actor(caller: &crate::tenancy::Caller) -> String {
-    let (kind, id) = caller.actor();
-    format!("{kind}:{id}")
+    caller.actor().to_string()
 }

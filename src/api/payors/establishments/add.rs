@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, http::header, post, web};
 
 use crate::{
     api::{
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         extract::ApiJson,
         payors::{
             Establishment, NewEstablishment,
@@ -51,25 +51,20 @@ pub async fn create(
     path: web::Path<(String, String)>,
     body: Result<ApiJson<NewEstablishment>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, municipality } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let new = body.parse()?;
+    let slug = here.slug().to_owned();
     let (_, payor_id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
     let today = today();
-    let row = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let row = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let new = body.parse()?;
+            let actor = Actor::of(&ctx)?;
             establishments::add(conn, &ctx, &actor, &payor_id, new, today)
         })
         .await?;
     let establishment = Establishment::from_row(row, today)?;
-    let location = establishment_location(
-        &municipality.slug,
-        &establishment.payor_id,
-        &establishment.id,
-    );
+    let location = establishment_location(&slug, &establishment.payor_id, &establishment.id);
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, location))
         .insert_header((header::ETAG, etag(establishment.version)))

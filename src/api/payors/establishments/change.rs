@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, http::header, patch, web};
 
 use crate::{
     api::{
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         extract::ApiJson,
         payors::{
             Establishment, EstablishmentPatch, IfMatch,
@@ -52,16 +52,14 @@ pub async fn update(
     if_match: IfMatch,
     body: Result<ApiJson<EstablishmentPatch>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let changes = body.parse()?;
-    let precondition = if_match.required()?;
     let (_, payor_id, id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let row = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let row = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let changes = body.parse()?;
+            let precondition = if_match.required()?;
+            let actor = Actor::of(&ctx)?;
             establishments::update(conn, &ctx, &actor, &payor_id, &id, &precondition, changes)
         })
         .await?;

@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, get, http::header, web};
 
 use crate::{
     api::{
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         payors::{Establishment, precondition::etag, today},
     },
     app::AppState,
@@ -35,12 +35,10 @@ pub async fn show(
     here: InMunicipality,
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
     let (_, payor_id, id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let row = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let row = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            let actor = Actor::of(&ctx)?;
             establishments::show(conn, &ctx, &actor, &payor_id, &id)
         })
         .await?;

@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, http::header, post, web};
 
 use crate::{
     api::{
-        caller::InMunicipality,
+        caller::{InMunicipality, MunicipalUnit},
         extract::ApiJson,
         payors::{
             CloseRequest, Establishment, IfMatch,
@@ -53,16 +53,14 @@ pub async fn close(
     if_match: IfMatch,
     body: Result<ApiJson<CloseRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let InMunicipality { ctx, .. } = here;
-    ctx.require(Action::WritePayors)?;
-    let ApiJson(body) = body?;
-    let closed_on = body.parse()?;
-    let precondition = if_match.required()?;
     let (_, payor_id, id) = path.into_inner();
-    let actor = Actor::of(&ctx)?;
-    let row = state
-        .db
-        .run_scoped(ctx.db_scope(), move |conn| {
+    let row = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            ctx.require(Action::WritePayors)?;
+            let ApiJson(body) = body?;
+            let closed_on = body.parse()?;
+            let precondition = if_match.required()?;
+            let actor = Actor::of(&ctx)?;
             establishments::close(conn, &ctx, &actor, &payor_id, &id, &precondition, closed_on)
         })
         .await?;

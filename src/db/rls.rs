@@ -1,10 +1,14 @@
-//! Tell PostgreSQL's row-level security who is being served, per transaction.
+//! Row-level-security settings: tell PostgreSQL who is being served, per transaction.
 //!
-//! Contract: [`apply`] runs first in every scoped transaction and sets the four
-//! settings with `set_config(name, value, true)` (transaction-local: a pooled
-//! connection never carries them into the next checkout); a missing value is
-//! set to the empty string, which every policy treats as "no rows". On SQLite
-//! it does nothing: the application checks in `tenancy` are the only guard.
+//! Contract: [`apply`] sets the four settings with `set_config(name, value,
+//! true)` (transaction-local: a pooled connection never carries them into the
+//! next checkout) before the first statement that needs them; a missing value
+//! is set to the empty string, which every policy treats as "no rows". It may
+//! run again in the same transaction to widen the scope: the request's unit
+//! of work first applies the caller alone (to load its grants), then the
+//! caller in its tenant (see `api::caller`). On SQLite it does nothing: the
+//! application checks in `tenancy` are the only guard. [`check_runtime_role`]
+//! refuses a runtime role that row-level security would not bind.
 
 use diesel::{RunQueryDsl, sql_types::Text};
 
