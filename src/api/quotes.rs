@@ -34,10 +34,13 @@ pub struct QuoteRequest {
     #[schema(example = "0.00")]
     pub exempt_receipts: Option<String>,
     /// Date the return is or was filed; absent means on time.
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     pub filed_on: Option<NaiveDate>,
     /// Date the tax is or was paid (received); absent means on time.
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     pub paid_on: Option<NaiveDate>,
     /// Extended filing due date granted by the clerk-treasurer (Montello: at most one month).
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     pub extended_to: Option<NaiveDate>,
     /// Room tax imposed on the payor for the previous year (Montello's late-payment forfeiture uses it).
     #[schema(example = "2400.00")]

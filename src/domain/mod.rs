@@ -16,6 +16,7 @@ pub mod calendar;
 pub mod compute;
 pub mod error;
 pub mod explain;
+pub mod iso_date;
 pub mod money;
 pub mod period;
 pub mod policy;

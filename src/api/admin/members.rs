@@ -62,6 +62,7 @@ pub struct JoinRequest {
     pub municipality: MunicipalityRef,
     /// Date the municipality enters the zone.
     #[schema(example = "2027-01-01")]
+    #[serde(deserialize_with = "crate::domain::iso_date::strict")]
     pub joined_on: NaiveDate,
 }
 
@@ -71,6 +72,7 @@ pub struct JoinRequest {
 pub struct LeaveRequest {
     /// Date the municipality leaves (its first day outside the zone); after the day it joined.
     #[schema(example = "2027-12-31")]
+    #[serde(deserialize_with = "crate::domain::iso_date::strict")]
     pub left_on: NaiveDate,
 }
 
