@@ -12,7 +12,10 @@
 //!   a form body: 400 and 415;
 //! - a protected operation (non-empty `security`): 401 and 403.
 //!
-//! A response the handler already documents is kept as it is. Public
+//! It also states limits the service enforces everywhere they apply: the slug
+//! pattern and length on every `municipality` / `zone` path parameter, and the
+//! ISO 8601 pattern of [`crate::domain::iso_date`] on every `format: date`
+//! string. A response the handler already documents is kept as it is. Public
 //! operations get an explicit `security: []`, and the document a `servers`
 //! entry (relative: the service that serves the document). Whether the
 //! statuses added here are really given is checked from outside by the
@@ -31,6 +34,14 @@ impl utoipa::Modify for FrameworkAnswers {
     }
 }
 
+/// The slug rule enforced today (`api::admin::members::is_slug`): lowercase
+/// ASCII letters and digits in hyphen-separated parts, at most 63 characters.
+/// Equal to `domain::tenant::SLUG_PATTERN` / `SLUG_MAX_LEN`, which another
+/// branch adds: use those constants once both are merged.
+pub const SLUG_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+/// See [`SLUG_PATTERN`].
+pub const SLUG_MAX_LEN: usize = 63;
+
 fn problem(description: &str) -> Value {
     json!({
         "description": description,
@@ -44,6 +55,7 @@ pub fn complete(doc: &mut Value) {
         "url": "/",
         "description": "The roomtax instance serving this document"
     }]);
+    state_limits(doc);
     let Some(paths) = doc["paths"].as_object_mut() else {
         return;
     };
@@ -54,6 +66,29 @@ pub fn complete(doc: &mut Value) {
         for op in item.values_mut() {
             complete_operation(op);
         }
+    }
+}
+
+/// Slug parameters and ISO 8601 dates, wherever they occur in the document.
+fn state_limits(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            let slug_param = map.get("in").is_some_and(|i| i == "path")
+                && map
+                    .get("name")
+                    .is_some_and(|n| n == "municipality" || n == "zone");
+            if slug_param && let Some(schema) = map.get_mut("schema") {
+                schema["pattern"] = json!(SLUG_PATTERN);
+                schema["maxLength"] = json!(SLUG_MAX_LEN);
+            }
+            let is_date = map.get("format").is_some_and(|f| f == "date");
+            if is_date && !map.contains_key("pattern") {
+                map.insert("pattern".into(), json!(crate::domain::iso_date::PATTERN));
+            }
+            map.values_mut().for_each(state_limits);
+        }
+        Value::Array(items) => items.iter_mut().for_each(state_limits),
+        _ => {}
     }
 }
 

@@ -32,6 +32,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
 #[openapi(
     info(
         title = "roomtax",
+        contact(name = "roomtax maintainers"),
         description = "Municipal room tax (lodging tax) administration for Wisconsin municipalities \
                        and tourism zones (Wis. Stat. § 66.0615). Errors are RFC 9457 problem details \
                        (`application/problem+json`); money is a decimal string with two decimals."

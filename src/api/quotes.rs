@@ -25,7 +25,10 @@ use crate::{
 #[serde(deny_unknown_fields)]
 pub struct QuoteRequest {
     /// The return's period: a quarter (`2026-Q1`), a calendar year (`2026`) or a fiscal year (`FY2026-06`, ending June 2026).
-    #[schema(example = "2026-Q1")]
+    #[schema(
+        example = "2026-Q1",
+        pattern = r"^[0-9]{4}(-Q[1-4])?$|^FY[0-9]{4}-(0[1-9]|1[01])$"
+    )]
     pub period: String,
     /// Gross receipts from furnishing rooms or lodging in the period, a decimal string with at most two decimals.
     #[schema(example = "12345.67")]

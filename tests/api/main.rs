@@ -8,6 +8,7 @@ mod cli;
 mod errors;
 mod health;
 mod helpers;
+mod hostile;
 mod matrix;
 mod migrations;
 mod openapi;
