@@ -132,11 +132,20 @@ impl Application {
     /// exists: the pool's worker threads open connections in the background
     /// (r2d2 fills `min_idle` asynchronously), and a refusal that returned while
     /// one of them was still inside libpq or SQLite let the process exit under
-    /// that thread (C library teardown racing it: the exit 139 segfault). So the
-    /// port is bound, migrations run and the runtime role is checked on plain
-    /// connections that are closed again, the signing keys loaded, and only
+    /// that thread (C library teardown racing it: the exit 139 segfault). So
+    /// migrations run and the runtime role is checked on plain connections that
+    /// are closed again, the signing keys are loaded, the port is bound, and only
     /// then is the pool opened; nothing after it can fail.
     pub fn build(settings: &Settings) -> Result<Self, StartError> {
+        let applied = migrate(settings)?;
+        {
+            let mut conn = Target::parse(&settings.database_url)?.connect()?;
+            db::tenancy::check_runtime_role(&mut conn).map_err(DbError::Setup)?;
+        }
+        let auth = Arc::new(AuthState::from_settings(settings)?);
+        // Bound only now, when the server is about to serve: the kernel accepts
+        // connections from here on, and a client (or SIGTERM) must not meet a
+        // process that is still migrating.
         let addr = format!("{}:{}", settings.host, settings.port);
         let listener = TcpListener::bind(&addr).map_err(|source| StartError::Bind {
             addr: addr.clone(),
@@ -146,12 +155,6 @@ impl Application {
             .local_addr()
             .map_err(|source| StartError::Bind { addr, source })?
             .port();
-        let applied = migrate(settings)?;
-        {
-            let mut conn = Target::parse(&settings.database_url)?.connect()?;
-            db::tenancy::check_runtime_role(&mut conn).map_err(DbError::Setup)?;
-        }
-        let auth = Arc::new(AuthState::from_settings(settings)?);
         let db = Db::open(&settings.database_url, settings.pool_size)?;
         tracing::info!(backend = db.backend(), applied, "database ready");
         let state = AppState { db, auth };

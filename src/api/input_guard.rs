@@ -5,8 +5,9 @@
 //! value or name, or any path segment is refused with a 422 problem whose
 //! `errors[0]` names the field (the JSON path as the other body errors write it,
 //! e.g. `establishments[0].name`, or the parameter's name) and the rule
-//! [`RULE`]. No free-text field of the API needs a line break today, so LF is
-//! refused too; a field that one day needs it must say so here.
+//! [`RULE`]. One exception: a postal address is written on several lines, so
+//! the JSON fields named in [`MULTILINE_FIELDS`] may hold LF (U+000A), and only
+//! LF; every other field, parameter and segment refuses it too.
 //!
 //! Why: PostgreSQL cannot store U+0000 in `text` (the query fails, which was a
 //! 500), and SQLite stored it silently, so the same input gave two answers.
@@ -30,8 +31,22 @@ use crate::error::{ApiError, FieldError, fallback::RouteTable};
 /// The stable rule name in `errors[].rule`.
 pub const RULE: &str = "no_control_characters";
 
+/// JSON fields (by their own name, at any depth) that may hold LF: the postal
+/// addresses of payors (`mailing_address`) and establishments (`address`).
+pub const MULTILINE_FIELDS: [&str; 2] = ["mailing_address", "address"];
+
 fn is_forbidden(c: char) -> bool {
     c.is_control()
+}
+
+fn check_multiline(field: &str, value: &str) -> Result<(), ApiError> {
+    match value
+        .char_indices()
+        .find(|(_, c)| *c != '\n' && is_forbidden(*c))
+    {
+        None => Ok(()),
+        Some((at, c)) => Err(refusal(field, at, c)),
+    }
 }
 
 /// Refuse `value` if it holds a control character; `field` names it.
@@ -83,7 +98,12 @@ fn walk(value: &serde_json::Value, path: &mut String) -> Result<(), ApiError> {
                     return Err(refusal(path, at, c));
                 }
                 path.push_str(key);
-                walk(item, path)?;
+                match item {
+                    Value::String(text) if MULTILINE_FIELDS.contains(&key.as_str()) => {
+                        check_multiline(path, text)?
+                    }
+                    _ => walk(item, path)?,
+                }
                 path.truncate(len);
             }
             Ok(())
@@ -194,6 +214,11 @@ mod tests {
         assert_eq!(rule_field(check_json(&v).unwrap_err()).0, "k\\u{7}ey");
         let v = serde_json::json!({"line": "one\ntwo"});
         assert_eq!(rule_field(check_json(&v).unwrap_err()).0, "line");
+        // Addresses may span lines (LF only); other controls stay refused there.
+        let v = serde_json::json!({"mailing_address": "PO Box 7\nMontello, WI"});
+        assert!(check_json(&v).is_ok());
+        let v = serde_json::json!({"e": [{"address": "a\r\nb"}]});
+        assert_eq!(rule_field(check_json(&v).unwrap_err()).0, "e[0].address");
         assert!(check_json(&serde_json::json!({"n": 1, "s": "plain", "l": [true]})).is_ok());
     }
 

@@ -112,6 +112,7 @@ mod tests {
     #[test]
     fn serde_helpers_apply_the_rule() {
         let b: Body = serde_json::from_str(r#"{"on":"2026-01-02"}"#).unwrap();
+        assert_eq!(b.on, NaiveDate::from_ymd_opt(2026, 1, 2).unwrap());
         assert_eq!((b.maybe, b.patch, b.many.len()), (None, None, 0));
         let b: Body =
             serde_json::from_str(r#"{"on":"2026-01-02","maybe":null,"patch":null}"#).unwrap();
