@@ -143,6 +143,8 @@ impl Application {
             db::tenancy::check_runtime_role(&mut conn).map_err(DbError::Setup)?;
         }
         let auth = Arc::new(AuthState::from_settings(settings)?);
+        let spec = Arc::new(api::openapi());
+        let route_table = web::Data::new(RouteTable::from_openapi(&spec));
         // Bound only now, when the server is about to serve: the kernel accepts
         // connections from here on, and a client (or SIGTERM) must not meet a
         // process that is still migrating.
@@ -159,8 +161,6 @@ impl Application {
         tracing::info!(backend = db.backend(), applied, "database ready");
         let state = AppState { db, auth };
 
-        let spec = Arc::new(api::openapi());
-        let route_table = web::Data::new(RouteTable::from_openapi(&spec));
         let data = web::Data::new(state.clone());
         let server = HttpServer::new(move || {
             App::new()
