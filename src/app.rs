@@ -4,7 +4,8 @@
 //! backend's own connection error), applies pending migrations, binds the
 //! listener (port 0 picks a free one, see [`Application::port`]) and wires
 //! middleware in one place: request id outermost, then the problem+json
-//! catch-all, then the routes. `run` serves until SIGTERM/SIGINT, then stops
+//! catch-all, then the control-character rule for paths and query strings
+//! ([`api::input_guard`]), then the routes. `run` serves until SIGTERM/SIGINT, then stops
 //! accepting and lets in-flight requests finish (up to the shutdown timeout).
 
 use std::{net::TcpListener, sync::Arc, time::Duration};
@@ -126,16 +127,27 @@ pub struct Application {
 
 impl Application {
     /// Open the database, migrate, bind and wire the server.
+    ///
+    /// Every check that can refuse the start runs before the connection pool
+    /// exists: the pool's worker threads open connections in the background
+    /// (r2d2 fills `min_idle` asynchronously), and a refusal that returned while
+    /// one of them was still inside libpq or SQLite let the process exit under
+    /// that thread (C library teardown racing it: the exit 139 segfault). So
+    /// migrations run and the runtime role is checked on plain connections that
+    /// are closed again, the signing keys are loaded, the port is bound, and only
+    /// then is the pool opened; nothing after it can fail.
     pub fn build(settings: &Settings) -> Result<Self, StartError> {
         let applied = migrate(settings)?;
-        let db = Db::open(&settings.database_url, settings.pool_size)?;
-        db.check_runtime_role()?;
-        tracing::info!(backend = db.backend(), applied, "database ready");
-        let state = AppState {
-            db,
-            auth: Arc::new(AuthState::from_settings(settings)?),
-        };
-
+        {
+            let mut conn = Target::parse(&settings.database_url)?.connect()?;
+            db::rls::check_runtime_role(&mut conn).map_err(DbError::Setup)?;
+        }
+        let auth = Arc::new(AuthState::from_settings(settings)?);
+        let spec = Arc::new(api::openapi());
+        let route_table = web::Data::new(RouteTable::from_openapi(&spec));
+        // Bound only now, when the server is about to serve: the kernel accepts
+        // connections from here on, and a client (or SIGTERM) must not meet a
+        // process that is still migrating.
         let addr = format!("{}:{}", settings.host, settings.port);
         let listener = TcpListener::bind(&addr).map_err(|source| StartError::Bind {
             addr: addr.clone(),
@@ -145,9 +157,10 @@ impl Application {
             .local_addr()
             .map_err(|source| StartError::Bind { addr, source })?
             .port();
+        let db = Db::open(&settings.database_url, settings.pool_size)?;
+        tracing::info!(backend = db.backend(), applied, "database ready");
+        let state = AppState { db, auth };
 
-        let spec = Arc::new(api::openapi());
-        let route_table = web::Data::new(RouteTable::from_openapi(&spec));
         let data = web::Data::new(state.clone());
         let server = HttpServer::new(move || {
             App::new()
@@ -171,6 +184,7 @@ impl Application {
                     }),
                 )
                 .default_service(web::to(fallback::default_service))
+                .wrap(from_fn(api::input_guard::middleware))
                 .wrap(ErrorHandlers::new().default_handler(fallback::catch_all))
                 .wrap(from_fn(request_context::middleware))
         })

@@ -23,7 +23,8 @@ use crate::{
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct CalendarParams {
-    /// Calendar year, e.g. 2026.
+    /// Calendar year, e.g. 2026 (1991 to 2200: `domain::period` years, less the first, whose returns fall due in no listed year).
+    #[param(minimum = 1991, maximum = 2200)]
     pub year: i32,
 }
 
@@ -39,6 +40,10 @@ pub struct DueCalendar {
 }
 
 /// Every return due in a calendar year, with its due date.
+///
+/// Public law, no sign-in: the quarterly (and annual) due dates the policy in
+/// force gives each period ending in `year` (Montello: last calendar day of the
+/// month after the quarter; Hayward: its last business day). Years 1991 to 2200.
 #[utoipa::path(
     operation_id = "get_due_calendar",
     tag = "policies",

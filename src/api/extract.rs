@@ -4,6 +4,10 @@
 //! at most [`JSON_LIMIT`] bytes and reports the JSON path of a wrong-typed,
 //! unknown or missing field; [`ApiQuery`] does the same for query strings.
 //! Request types must use `#[serde(deny_unknown_fields)]` to be strict.
+//! Every string of a JSON body, a query string or a form body ([`parse_form`])
+//! is first held to the edge rule of [`super::input_guard`] (no control
+//! characters: a 422 naming the field and the rule `no_control_characters`).
+//! Request dates use [`crate::domain::iso_date`] (`YYYY-MM-DD` only).
 //! A protected handler takes `Result<ApiJson<T>, ApiError>` (or the same for
 //! `ApiQuery`) and unwraps it only after its authorisation check, so a caller
 //! that may not act gets its 401/403/404, never a 400/422 describing the
@@ -114,6 +118,11 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             message: "the request body must be a JSON object".into(),
         });
     }
+    // The edge rule first, over every string and key (a body that is not JSON
+    // at all falls through to the typed parse below, which reports it).
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) {
+        super::input_guard::check_json(&value)?;
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     match result {
@@ -175,6 +184,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 
 /// Parse a query string into `T`, naming the failing parameter.
 pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    super::input_guard::check_pairs(query.as_bytes())?;
     let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
     serde_path_to_error::deserialize(de).map_err(|err| {
         let path = err.path().to_string();
@@ -191,6 +201,17 @@ pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
             other => other,
         }
     })
+}
+
+/// Parse an `application/x-www-form-urlencoded` body into `T` (the OAuth token
+/// endpoint), under the same edge rule; the error names the failing parameter.
+pub fn parse_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    super::input_guard::check_pairs(body)?;
+    let text = std::str::from_utf8(body).map_err(|_| ApiError::InvalidParameter {
+        name: "body".into(),
+        message: "the form body is not UTF-8".into(),
+    })?;
+    parse_query(text)
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for ApiQuery<T> {
@@ -253,6 +274,17 @@ mod tests {
             matches!(err, ApiError::InvalidFieldType { ref field, .. } if field == "body"),
             "{err:?}"
         );
+        let err = parse_json::<Body>(br#"{"name":"a\u0000","count":1}"#).unwrap_err();
+        assert!(
+            matches!(err, ApiError::Validation(ref e) if e[0].field == "name" && e[0].rule == "no_control_characters"),
+            "{err:?}"
+        );
+        // Checked before the type: an unknown key with a NUL is still named.
+        let err = parse_json::<Body>(br#"{"name":"a","count":1,"x":["\u009f"]}"#).unwrap_err();
+        assert!(
+            matches!(err, ApiError::Validation(ref e) if e[0].field == "x[0]"),
+            "{err:?}"
+        );
         let err = parse_json::<Body>(br#"{"name":"a","count":1,"count":2}"#).unwrap_err();
         assert!(
             matches!(err, ApiError::InvalidFieldType { ref field, .. } if field == "count"),
@@ -280,6 +312,16 @@ mod tests {
             "{err:?}"
         );
         assert_eq!(parse_query::<Query>("limit=5").unwrap().limit, Some(5));
+        let err = parse_query::<Query>("nope=%00").unwrap_err();
+        assert!(
+            matches!(err, ApiError::Validation(ref e) if e[0].field == "nope" && e[0].rule == "no_control_characters"),
+            "{err:?}"
+        );
+        let err = parse_form::<Query>(b"limit=%7f").unwrap_err();
+        assert!(
+            matches!(err, ApiError::Validation(ref e) if e[0].field == "limit"),
+            "{err:?}"
+        );
         let err = parse_query::<Query>("limit=5&limit=6").unwrap_err();
         assert!(
             matches!(err, ApiError::InvalidParameter { ref name, .. } if name == "limit"),

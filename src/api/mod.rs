@@ -12,7 +12,9 @@ pub mod calendar;
 pub mod caller;
 pub mod disclosures;
 pub mod extract;
+pub mod framework_answers;
 pub mod health;
+pub mod input_guard;
 pub mod municipalities;
 pub mod pagination;
 pub mod payors;
@@ -30,6 +32,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
 #[openapi(
     info(
         title = "roomtax",
+        contact(name = "roomtax maintainers"),
         description = "Municipal room tax (lodging tax) administration for Wisconsin municipalities \
                        and tourism zones (Wis. Stat. § 66.0615). Errors are RFC 9457 problem details \
                        (`application/problem+json`); money is a decimal string with two decimals."
@@ -134,67 +137,16 @@ pub fn routes(cfg: &mut ServiceConfig) {
 
 /// The OpenAPI document generated from [`routes`].
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    let (_, doc) = App::new()
+    let (_, mut doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
+    // After the routes are merged: it derives each operation's answers from it.
+    utoipa::Modify::modify(&framework_answers::FrameworkAnswers, &mut doc);
     let mut value = serde_json::to_value(&doc).expect("the OpenAPI document serialises");
-    document_framework_answers(&mut value);
     lift_optional_descriptions(&mut value);
     serde_json::from_value(value).expect("the completed document is still an OpenAPI document")
-}
-
-/// Answers every operation can give whatever its handler says, because the
-/// framework gives them: a JSON body can be malformed (400), too large (413),
-/// of the wrong media type (415) or break a rule (422); a protected operation
-/// can be called without a valid token (401). Added where a handler's
-/// annotation does not already describe them.
-fn document_framework_answers(doc: &mut serde_json::Value) {
-    use serde_json::json;
-    let problem = |description: &str| {
-        json!({
-            "description": description,
-            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-        })
-    };
-    let Some(paths) = doc["paths"].as_object_mut() else {
-        return;
-    };
-    for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else {
-            continue;
-        };
-        for op in item.values_mut() {
-            let json_body = op["requestBody"]["content"]
-                .get("application/json")
-                .is_some();
-            let secured = !op["security"].is_null();
-            let Some(responses) = op["responses"].as_object_mut() else {
-                continue;
-            };
-            let mut add = |status: &str, description: &str| {
-                responses
-                    .entry(status)
-                    .or_insert_with(|| problem(description));
-            };
-            if json_body {
-                add(
-                    "400",
-                    "Malformed JSON, an unknown field or a field of the wrong type",
-                );
-                add("413", "Body over 256 KiB");
-                add("415", "Body not sent as application/json");
-                add(
-                    "422",
-                    "A field breaks a rule; `errors` names field and rule",
-                );
-            }
-            if secured {
-                add("401", "No valid access token");
-            }
-        }
-    }
 }
 
 /// utoipa describes an optional reference inside its `oneOf` item; clients and

@@ -88,6 +88,9 @@ fn assemble(
 }
 
 /// List municipalities.
+///
+/// Public: every municipality that levies room tax here, by slug, with its
+/// kind, county and the zone it belongs to today; paginated by cursor.
 #[utoipa::path(
     operation_id = "list_municipalities",
     tag = "municipalities",
@@ -116,6 +119,8 @@ pub async fn list(
 }
 
 /// One municipality.
+///
+/// Public: the municipality with this slug (404 when there is none).
 #[utoipa::path(
     operation_id = "get_municipality",
     tag = "municipalities",

@@ -28,7 +28,10 @@ use crate::{
 #[serde(deny_unknown_fields)]
 pub struct QuoteRequest {
     /// The return's period: a quarter (`2026-Q1`), a calendar year (`2026`) or a fiscal year (`FY2026-06`, ending June 2026).
-    #[schema(example = "2026-Q1")]
+    #[schema(
+        example = "2026-Q1",
+        pattern = r"^[0-9]{4}(-Q[1-4])?$|^FY[0-9]{4}-(0[1-9]|1[01])$"
+    )]
     pub period: String,
     /// Gross receipts from furnishing rooms or lodging in the period, a decimal string with at most two decimals.
     #[schema(example = "12345.67")]
@@ -37,10 +40,13 @@ pub struct QuoteRequest {
     #[schema(example = "0.00")]
     pub exempt_receipts: Option<String>,
     /// Date the return is or was filed; absent means on time.
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     pub filed_on: Option<NaiveDate>,
     /// Date the tax is or was paid (received); absent means on time.
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     pub paid_on: Option<NaiveDate>,
     /// Extended filing due date granted by the clerk-treasurer (Montello: at most one month).
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     pub extended_to: Option<NaiveDate>,
     /// Room tax imposed on the payor for the previous year (Montello's late-payment forfeiture uses it).
     #[schema(example = "2400.00")]

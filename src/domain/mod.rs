@@ -17,6 +17,7 @@ pub mod compute;
 pub mod disclosure;
 pub mod error;
 pub mod explain;
+pub mod iso_date;
 pub mod money;
 pub mod period;
 pub mod policy;

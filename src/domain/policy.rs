@@ -221,7 +221,7 @@ pub struct LegalHolidays {
     #[serde(default)]
     pub fixed: Vec<MonthDay>,
     /// Holidays on one date only (floating holidays, closures), taken as given.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::iso_date::strict_vec")]
     pub dates: Vec<NaiveDate>,
 }
 
@@ -257,6 +257,7 @@ pub struct Policy {
     /// The ordinance this version encodes.
     pub title: String,
     /// First day on which this version is in force (ISO 8601).
+    #[serde(deserialize_with = "super::iso_date::strict")]
     pub effective_from: NaiveDate,
     /// Where the effective date comes from.
     pub effective_from_source: String,

@@ -81,6 +81,23 @@ impl RouteTable {
         allowed.dedup();
         Some(allowed)
     }
+
+    /// The name of the path parameter at segment `index` of `path`, when a
+    /// template matches the path's shape there (e.g. `zone` for segment 3 of
+    /// `/v1/zones/x`). A parameter segment matches any text.
+    pub fn parameter_at(&self, path: &str, index: usize) -> Option<String> {
+        let parts: Vec<&str> = path.split('/').collect();
+        self.routes.iter().find_map(|(template, _)| {
+            let fits = template.len() == parts.len()
+                && template
+                    .iter()
+                    .zip(&parts)
+                    .all(|(t, p)| (t.starts_with('{') && t.ends_with('}')) || t == p);
+            let name = template.get(index)?;
+            (fits && name.starts_with('{'))
+                .then(|| name.trim_matches(|c| c == '{' || c == '}').to_owned())
+        })
+    }
 }
 
 /// Default service: 405 with `Allow` when the path exists, else 404.
@@ -173,5 +190,8 @@ mod tests {
         assert_eq!(t.allowed_methods("/v1/zones/"), None);
         assert_eq!(t.allowed_methods("/v1/zones/x/y"), None);
         assert_eq!(t.allowed_methods("/v2/zones"), None);
+        assert_eq!(t.parameter_at("/v1/zones/x\0", 3), Some("zone".into()));
+        assert_eq!(t.parameter_at("/v1/zones/x", 2), None);
+        assert_eq!(t.parameter_at("/v1/nope/x", 3), None);
     }
 }

@@ -16,6 +16,7 @@ mod cli;
 mod errors;
 mod health;
 mod helpers;
+mod hostile;
 mod matrix;
 mod migrations;
 mod openapi;

@@ -189,31 +189,164 @@ fn collect_refs(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-#[test]
-fn documented_responses_cover_what_the_framework_answers() {
-    // Every JSON body can be malformed (400), too large (413), of the wrong type (415)
-    // or break a rule (422); every protected operation can be unauthenticated (401).
-    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
-    let mut missing = Vec::new();
-    for (path, item) in spec["paths"].as_object().unwrap() {
+/// The framework's answers, provoked for real on each operation that can give
+/// them: each status received must be documented for that operation (the
+/// hostile-input sweep in `hostile.rs` does the same for 422, over every caller).
+#[actix_web::test]
+async fn the_statuses_the_framework_gives_are_documented_where_they_occur() {
+    let app = crate::helpers::spawn_demo_app().await;
+    let spec: Value = app.get("/openapi.json").await.json().await.unwrap();
+    let mut wrong = Vec::new();
+    for (template, item) in spec["paths"].as_object().unwrap() {
+        let path = template
+            .replace("{municipality}", "montello")
+            .replace("{zone}", "marquette-county")
+            .replace(['{', '}'], "");
         for (method, op) in item.as_object().unwrap() {
-            let responses = op["responses"].as_object().unwrap();
+            let m = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
             let json_body = op["requestBody"]["content"]
                 .get("application/json")
                 .is_some();
-            let mut needed: Vec<&str> = Vec::new();
+            let mut probes: Vec<(&str, reqwest::RequestBuilder)> = Vec::new();
             if json_body {
-                needed.extend(["400", "413", "415", "422"]);
+                let req = || app.client.request(m.clone(), app.url(&path));
+                probes.push((
+                    "malformed JSON",
+                    req().header("content-type", "application/json").body("{"),
+                ));
+                probes.push((
+                    "text/plain body",
+                    req().header("content-type", "text/plain").body("{}"),
+                ));
+                probes.push((
+                    "oversized body",
+                    req()
+                        .header("content-type", "application/json")
+                        .body(vec![b' '; 300 * 1024]),
+                ));
             }
-            if !op["security"].is_null() {
-                needed.push("401");
-            }
-            for status in needed {
-                if !responses.contains_key(status) {
-                    missing.push(format!("{method} {path}: {status}"));
+            probes.push((
+                "a control character in the query",
+                app.client
+                    .request(m.clone(), app.url(&format!("{path}?x=%00"))),
+            ));
+            for (what, req) in probes {
+                let res = req.send().await.unwrap();
+                let status = res.status().as_u16().to_string();
+                if op["responses"].get(&status).is_none() {
+                    wrong.push(format!(
+                        "{method} {template} with {what}: {status} undocumented"
+                    ));
                 }
             }
         }
     }
-    assert!(missing.is_empty(), "undocumented responses: {missing:#?}");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Limits the document states are the limits the server applies: values at the
+/// documented bounds pass, values just past them are refused.
+#[actix_web::test]
+async fn documented_limits_are_the_enforced_ones() {
+    let app = crate::helpers::spawn_demo_app().await;
+    let spec: Value = app.get("/openapi.json").await.json().await.unwrap();
+    // The calendar's year range.
+    let year = spec["paths"]["/v1/municipalities/{municipality}/calendar"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "year")
+        .unwrap()["schema"]
+        .clone();
+    let (min, max) = (
+        year["minimum"].as_i64().unwrap(),
+        year["maximum"].as_i64().unwrap(),
+    );
+    for (y, ok) in [(min, true), (max, true), (min - 1, false), (max + 1, false)] {
+        let res = app
+            .get(&format!("/v1/municipalities/montello/calendar?year={y}"))
+            .await;
+        assert_eq!(res.status().is_success(), ok, "year {y}: {}", res.status());
+    }
+    // The period pattern of a quote, checked against the server's own parser.
+    let pattern = spec["components"]["schemas"]["QuoteRequest"]["properties"]["period"]["pattern"]
+        .as_str()
+        .expect("the period has a pattern");
+    let re = regex::Regex::new(pattern).unwrap();
+    for period in [
+        "2026-Q1",
+        "2026",
+        "FY2026-06",
+        "2026-Q5",
+        "2026-q1",
+        "FY2026-12",
+        "26-Q1",
+        "2026-Q1 ",
+    ] {
+        let res = app
+            .post_json(
+                "/v1/municipalities/montello/quotes",
+                &serde_json::json!({"period": period, "gross_receipts": "10.00"}),
+            )
+            .await;
+        assert_eq!(
+            res.status() == 200,
+            re.is_match(period),
+            "{period}: {}",
+            res.status()
+        );
+    }
+    // ISO dates on every date field; slug pattern on every slug parameter; If-Match required.
+    fn dates_without_pattern(v: &Value, seen: &mut usize) -> usize {
+        match v {
+            Value::Object(m) => {
+                let own = if m.get("format").is_some_and(|f| f == "date") {
+                    *seen += 1;
+                    usize::from(
+                        m.get("pattern").and_then(Value::as_str)
+                            != Some(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+                    )
+                } else {
+                    0
+                };
+                own + m
+                    .values()
+                    .map(|x| dates_without_pattern(x, seen))
+                    .sum::<usize>()
+            }
+            Value::Array(a) => a.iter().map(|x| dates_without_pattern(x, seen)).sum(),
+            _ => 0,
+        }
+    }
+    let mut dates = 0;
+    assert_eq!(
+        dates_without_pattern(&spec, &mut dates),
+        0,
+        "a date without the ISO 8601 pattern"
+    );
+    assert!(dates >= 5, "only {dates} date fields");
+    let zone = &spec["paths"]["/v1/zones/{zone}"]["get"]["parameters"][0]["schema"];
+    let slug = regex::Regex::new(zone["pattern"].as_str().unwrap()).unwrap();
+    assert!(
+        slug.is_match("marquette-county") && !slug.is_match("Marquette") && !slug.is_match("a--b")
+    );
+    assert_eq!(zone["maxLength"], 63);
+    let patch = &spec["paths"]["/v1/municipalities/{municipality}/payors/{payor}"]["patch"];
+    let if_match = patch["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "If-Match")
+        .unwrap();
+    assert_eq!(if_match["in"], "header");
+    assert_eq!(if_match["required"], true);
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            assert!(
+                op["security"].is_array(),
+                "{method} {path} states no security"
+            );
+        }
+    }
+    assert_eq!(spec["servers"][0]["url"], "/");
 }

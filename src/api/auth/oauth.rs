@@ -65,6 +65,19 @@ fn basic_credentials(req: &HttpRequest) -> Option<(String, String)> {
     Some((id.to_owned(), secret.to_owned()))
 }
 
+/// A refused control character keeps its 422 naming the field (the API's one
+/// edge rule); any other parse failure is OAuth's `invalid_request`.
+fn as_invalid_request(what: &str, err: ApiError) -> ApiError {
+    match err {
+        ApiError::Validation(_) => err,
+        other => oauth(
+            400,
+            "invalid_request",
+            &format!("{what}: {}", other.to_problem().detail),
+        ),
+    }
+}
+
 fn parse_body(req: &HttpRequest, body: &[u8]) -> Result<ClientCredentialsRequest, ApiError> {
     let ctype = req
         .headers()
@@ -73,11 +86,9 @@ fn parse_body(req: &HttpRequest, body: &[u8]) -> Result<ClientCredentialsRequest
         .unwrap_or("")
         .to_ascii_lowercase();
     if ctype.starts_with("application/x-www-form-urlencoded") {
-        serde_urlencoded::from_bytes(body)
-            .map_err(|e| oauth(400, "invalid_request", &format!("form body: {e}")))
+        crate::api::extract::parse_form(body).map_err(|e| as_invalid_request("form body", e))
     } else if ctype.starts_with("application/json") {
-        serde_json::from_slice(body)
-            .map_err(|e| oauth(400, "invalid_request", &format!("JSON body: {e}")))
+        crate::api::extract::parse_json(body).map_err(|e| as_invalid_request("JSON body", e))
     } else {
         Err(ApiError::UnsupportedMediaType)
     }
@@ -120,6 +131,9 @@ pub async fn client_credentials(
             ));
         }
     };
+    // HTTP Basic credentials are decoded here, past the extractors: same edge rule.
+    crate::api::input_guard::check_text("client_id", &client_id)?;
+    crate::api::input_guard::check_text("client_secret", &secret)?;
     let wanted = form.scope;
     let scope = DbScope {
         client_id: Some(client_id.clone()),

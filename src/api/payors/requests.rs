@@ -119,7 +119,7 @@ pub struct PayorPatch {
 #[serde(deny_unknown_fields)]
 pub struct CloseRequest {
     /// Date it closes or closed (ISO 8601, e.g. `2026-10-31`); a future date shows `closing` until then. Not before an establishment's `opened_on`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     #[schema(required = true, value_type = NaiveDate)]
     pub closed_on: Option<NaiveDate>,
 }
@@ -145,7 +145,7 @@ pub struct NewEstablishment {
     #[schema(required = true, value_type = i32, minimum = 0, maximum = 100000)]
     pub units: Option<i64>,
     /// Date it opened, if known (ISO 8601).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     #[schema(value_type = Option<NaiveDate>)]
     pub opened_on: Option<NaiveDate>,
 }
@@ -171,7 +171,7 @@ pub struct EstablishmentPatch {
     #[schema(value_type = i32, minimum = 0, maximum = 100000)]
     pub units: Option<Option<i64>>,
     /// New opening date, not after a recorded `closed_on`; `null` clears it.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_patch")]
     #[schema(value_type = Option<NaiveDate>)]
     pub opened_on: Option<Option<NaiveDate>>,
 }

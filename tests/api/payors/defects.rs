@@ -177,7 +177,7 @@ async fn a_payors_etag_changes_when_its_establishments_change() {
 async fn a_made_up_cursor_is_a_400_naming_cursor() {
     let app = spawn_demo_app().await;
     let clerk = app.token(CLERK).await;
-    for cursor in ["garbage", "%00", MONTELLO_MOTEL_ID] {
+    for cursor in ["garbage", MONTELLO_MOTEL_ID] {
         let res = app
             .call(Method::GET, &format!("{PAYORS}?cursor={cursor}"))
             .bearer(&clerk)
@@ -185,6 +185,17 @@ async fn a_made_up_cursor_is_a_400_naming_cursor() {
             .await;
         assert_problem(res, 400, "invalid-parameter", Some("cursor")).await;
     }
+    // A control character is refused at the edge (the one rule for every string).
+    let res = app
+        .call(Method::GET, &format!("{PAYORS}?cursor=%00"))
+        .bearer(&clerk)
+        .send()
+        .await;
+    let problem = assert_problem(res, 422, "validation-failed", Some("cursor")).await;
+    assert_eq!(
+        rule_of(&problem, "cursor").as_deref(),
+        Some("no_control_characters")
+    );
     let res = app
         .call(
             Method::GET,
@@ -488,16 +499,32 @@ async fn invisible_names_and_control_characters_are_refused_before_the_database(
             &format!("{}/establishments", payor_path(MONTELLO_MOTEL_ID)),
         )
         .bearer(&clerk)
-        .json(json!({"name": "\u{3164}", "address": "1 Road\u{0}", "kind": "inn\u{0}", "units": 1}))
+        .json(json!({"name": "\u{3164}", "address": "1 Road", "kind": "inn!", "units": 1}))
         .send()
         .await;
     let problem = assert_problem(res, 422, "validation-failed", Some("name")).await;
     assert_eq!(rule_of(&problem, "name").as_deref(), Some("non_empty"));
+    assert_eq!(rule_of(&problem, "kind").as_deref(), Some("one_of"));
+    // Control characters are refused at the edge, every offending field at once,
+    // before any field rule runs.
+    let res = app
+        .call(
+            Method::POST,
+            &format!("{}/establishments", payor_path(MONTELLO_MOTEL_ID)),
+        )
+        .bearer(&clerk)
+        .json(json!({"name": "Inn", "address": "1 Road\u{0}", "kind": "inn\u{0}", "units": 1}))
+        .send()
+        .await;
+    let problem = assert_problem(res, 422, "validation-failed", Some("address")).await;
     assert_eq!(
         rule_of(&problem, "address").as_deref(),
         Some("no_control_characters")
     );
-    assert_eq!(rule_of(&problem, "kind").as_deref(), Some("one_of"));
+    assert_eq!(
+        rule_of(&problem, "kind").as_deref(),
+        Some("no_control_characters")
+    );
     let list: Value = app
         .call(Method::GET, PAYORS)
         .bearer(&clerk)

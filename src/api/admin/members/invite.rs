@@ -26,6 +26,7 @@ pub struct InvitationRequest {
     #[schema(example = "westfield")]
     pub municipality: String,
     /// Proposed first day in the zone, not before the first day of this month; absent: the first day of the month the municipality accepts in. The membership never starts before that day.
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
     #[schema(example = "2027-01-01")]
     pub joined_on: Option<NaiveDate>,
 }

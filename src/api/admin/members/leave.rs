@@ -22,6 +22,7 @@ use crate::{
 #[serde(deny_unknown_fields)]
 pub struct LeaveRequest {
     /// The municipality's last day in the zone: after the day it joined, and no earlier than the last day of the previous month (a period that has ended keeps its commission share). From the next day on, its quotes send nothing to the commission.
+    #[serde(deserialize_with = "crate::domain::iso_date::strict")]
     #[schema(example = "2027-12-31")]
     pub left_on: NaiveDate,
 }
