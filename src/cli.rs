@@ -91,6 +91,13 @@ pub enum AdminCommand {
         /// The Wisconsin county it lies in, e.g. `Marquette`.
         #[arg(long)]
         county: String,
+        /// A zone it is a member of from `--joined-on` (recorded in the same
+        /// transaction, under the zone rules of `admin join-zone`).
+        #[arg(long, requires = "joined_on")]
+        zone: Option<String>,
+        /// First day in `--zone` (YYYY-MM-DD).
+        #[arg(long, value_parser = iso_date, requires = "zone")]
+        joined_on: Option<chrono::NaiveDate>,
     },
     /// Set a user's password (read from standard input, one line); signs the user
     /// out everywhere (every refresh token is revoked).
@@ -307,6 +314,7 @@ fn create_municipality(
     name: &str,
     kind: &str,
     county: &str,
+    zone: Option<(&str, chrono::NaiveDate)>,
 ) -> Result<(), String> {
     use crate::domain::tenant::{County, MunicipalityKind, NewMunicipality, Slug, TenantName};
     let new = NewMunicipality {
@@ -317,13 +325,25 @@ fn create_municipality(
     };
     let mut conn = open(settings)?;
     let muni = crate::db::in_transaction(&mut conn, |conn| {
-        crate::usecases::tenants::create_municipality(conn, &new)
+        let muni = crate::usecases::tenants::create_municipality(conn, &new)?;
+        if let Some((zone, joined_on)) = zone {
+            let z = crate::db::zones::by_slug(conn, zone)?
+                .ok_or(crate::error::ApiError::NotFound("zone"))?;
+            crate::usecases::membership::record_membership(conn, &z, &muni, joined_on)?;
+        }
+        Ok(muni)
     })
     .map_err(problem_text)?;
     println!(
         "created municipality {} ({}, {} in {} County); next: roomtax policy add --municipality {}",
         muni.slug, muni.name, muni.kind, muni.county, muni.slug
     );
+    if let Some((zone, joined_on)) = zone {
+        println!(
+            "{} is a member of zone {zone} from {joined_on}; its policy must levy the members' rate (Wis. Stat. § 66.0615)",
+            muni.slug
+        );
+    }
     Ok(())
 }
 
@@ -491,9 +511,12 @@ fn run(cli: Cli) -> Result<(), String> {
             name,
             kind,
             county,
+            zone,
+            joined_on,
         }) => {
             telemetry::init(&settings);
-            create_municipality(&settings, &slug, &name, &kind, &county)
+            let zone = zone.as_deref().zip(joined_on);
+            create_municipality(&settings, &slug, &name, &kind, &county, zone)
         }
         Command::Admin(AdminCommand::SetPassword { email, .. }) => {
             telemetry::init(&settings);

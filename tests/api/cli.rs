@@ -666,3 +666,72 @@ fn join_zone_records_a_membership_under_the_zone_rules() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("from 2199-01-01"));
 }
+
+#[test]
+fn create_municipality_in_a_zone_then_its_policy_must_levy_the_zone_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(roomtax(dir.path(), &["demo"]).status.success());
+    let text = |out: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let create = |slug: &str, extra: &[&str]| {
+        let mut args = vec![
+            "admin",
+            "create-municipality",
+            "--slug",
+            slug,
+            "--name",
+            "Village of Westfield",
+            "--kind",
+            "village",
+            "--county",
+            "Marquette",
+        ];
+        args.extend_from_slice(extra);
+        roomtax(dir.path(), &args)
+    };
+    // --zone needs --joined-on (and the other way round).
+    let out = create("westfield", &["--zone", "marquette-county"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("--joined-on"), "{}", text(&out));
+    // An unknown zone refuses the whole command: the municipality is not created.
+    let out = create(
+        "westfield",
+        &["--zone", "nowhere", "--joined-on", "2199-01-01"],
+    );
+    assert!(!out.status.success(), "{}", text(&out));
+    let out = create(
+        "westfield",
+        &["--zone", "marquette-county", "--joined-on", "2199-01-01"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("member of zone marquette-county from 2199-01-01"),
+        "{}",
+        text(&out)
+    );
+    // Its first policy must levy the members' rate: Hayward's 4 % is refused,
+    // Montello's 4.5 % accepted.
+    let policy = |preset: &str| {
+        roomtax(
+            dir.path(),
+            &[
+                "policy",
+                "add",
+                "--municipality",
+                "westfield",
+                "--preset",
+                preset,
+            ],
+        )
+    };
+    let out = policy("hayward");
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("66.0615"), "{}", text(&out));
+    let out = policy("montello");
+    assert!(out.status.success(), "{}", text(&out));
+}
