@@ -392,7 +392,10 @@ fn a_taken_port_or_bad_settings_exit_1_with_the_reason() {
 fn a_role_that_can_bypass_rls_is_refused_cleanly_every_time() {
     let db = crate::helpers::TestDb::create();
     let Some(owner) = db.owner_url() else {
-        eprintln!("skipped: row-level security exists only on PostgreSQL");
+        crate::helpers::skip(
+            "hostile::a_role_that_can_bypass_rls_is_refused_cleanly_every_time",
+            "needs PostgreSQL (row-level security, roles)",
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();
