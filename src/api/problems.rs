@@ -7,7 +7,7 @@ use actix_web::{get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, Problem, ProblemCode};
+use crate::error::{ApiError, ProblemCode};
 
 /// One problem type.
 #[derive(Debug, Serialize, ToSchema)]
@@ -54,8 +54,7 @@ pub async fn catalogue() -> web::Json<Vec<ProblemType>> {
     tag = "operations",
     params(("code" = String, Path, description = "Problem code, e.g. `validation-failed`")),
     responses(
-        (status = 200, description = "The problem type", body = ProblemType),
-        (status = 404, description = "No such problem type", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The problem type", body = ProblemType)
     )
 )]
 #[get("/problems/{code}")]

@@ -19,7 +19,7 @@ use crate::{
     app::AppState,
     db,
     domain::{DomainError, Money, Period, Quote, QuoteInput, quote},
-    error::{ApiError, FieldError, Problem},
+    error::{ApiError, FieldError},
     usecases,
 };
 
@@ -121,15 +121,10 @@ impl QuoteRequest {
 #[utoipa::path(
     operation_id = "create_quote",
     tag = "policies",
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = QuoteRequest,
     responses(
-        (status = 200, description = "The quote, every amount explained and cited", body = QuoteResponse),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The quote, every amount explained and cited", body = QuoteResponse)
     )
 )]
 #[post("/v1/municipalities/{municipality}/quotes")]

@@ -18,7 +18,7 @@ use super::{
 use crate::{
     app::AppState,
     db::{self, models::ZoneRow},
-    error::{ApiError, Problem},
+    error::ApiError,
 };
 
 /// A municipality's membership in a zone.
@@ -96,9 +96,7 @@ fn assemble(zones: Vec<ZoneRow>, conn: &mut db::DbConn) -> Result<Vec<Zone>, Api
     tag = "zones",
     params(PageParams),
     responses(
-        (status = 200, description = "A page of zones", body = ZoneList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Parameter out of range", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "A page of zones", body = ZoneList)
     )
 )]
 #[get("/v1/zones")]
@@ -125,10 +123,9 @@ pub async fn list(
 #[utoipa::path(
     operation_id = "get_zone",
     tag = "zones",
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     responses(
-        (status = 200, description = "The zone", body = Zone),
-        (status = 404, description = "No such zone", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The zone", body = Zone)
     )
 )]
 #[get("/v1/zones/{zone}")]

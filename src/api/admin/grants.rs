@@ -178,16 +178,11 @@ pub(super) fn page_of(
     operation_id = "create_municipality_grant",
     tag = "administration",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = GrantRequest,
     responses(
         (status = 201, description = "Granted", body = CreatedMunicipalityGrant),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The user already holds this role (for an operator: for this payor) here", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`role` not a municipality role, `payor_id` missing or not a payor here, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -227,15 +222,11 @@ pub async fn create(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         GrantListParams
     ),
     responses(
         (status = 200, description = "A page of grants, newest first", body = MunicipalityGrantList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -263,14 +254,11 @@ pub async fn list(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         ("grant" = String, Path, description = "Grant id")
     ),
     responses(
         (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or grant, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "This is the caller's own last clerk_treasurer grant here", body = Problem, content_type = "application/problem+json")
     )
 )]

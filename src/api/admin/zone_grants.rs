@@ -105,16 +105,11 @@ fn to_api((row, user): Shown) -> Result<ZoneGrant, ApiError> {
     operation_id = "create_zone_grant",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     request_body = ZoneGrantRequest,
     responses(
         (status = 201, description = "Granted", body = CreatedZoneGrant),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The user already holds this role in the zone", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`role` not a zone role, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -151,15 +146,11 @@ pub async fn create(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         GrantListParams
     ),
     responses(
         (status = 200, description = "A page of grants, newest first", body = ZoneGrantList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -187,14 +178,11 @@ pub async fn list(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         ("grant" = String, Path, description = "Grant id")
     ),
     responses(
         (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone or grant, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "This is the caller's own last zone_admin grant in the zone", body = Problem, content_type = "application/problem+json")
     )
 )]

@@ -13,7 +13,7 @@ use crate::{
     app::AppState,
     auth::Role,
     db,
-    error::{ApiError, Problem},
+    error::ApiError,
     tenancy::{Caller, Subject},
 };
 
@@ -66,8 +66,7 @@ pub struct Me {
     tag = "auth",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The caller", body = Me),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The caller", body = Me)
     )
 )]
 #[get("/v1/me")]

@@ -49,7 +49,6 @@ pub struct ChangePasswordRequest {
     request_body = ChangePasswordRequest,
     responses(
         (status = 204, description = "Password changed; every refresh token of the caller is revoked (sign in again everywhere)"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "An API client has no password", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The password was changed concurrently; try again", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`current_password` is not correct, or `new_password` breaks the password policy or equals the current one", body = Problem, content_type = "application/problem+json"),

@@ -39,15 +39,10 @@ pub use crate::domain::disclosure::{DisclosureBasis, MAX_PAYORS, MAX_TERM_DAYS};
     operation_id = "create_disclosure",
     tag = "disclosures",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = DisclosureRequest,
     responses(
         (status = 201, description = "Recorded; the grantee can read the named payors until expiry", body = Disclosure),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`grantee_email` not a user, `payor_ids[i]` not a payor here, `expires_at` past or too far, ...); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -86,15 +81,12 @@ pub async fn create(
     tag = "disclosures",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         DisclosureListParams
     ),
     responses(
         (status = 200, description = "A page of disclosure grants, newest first", body = DisclosureList),
         (status = 400, description = "Unparseable parameter, or a `cursor` this service did not return", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -139,14 +131,11 @@ pub async fn list(
     tag = "disclosures",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         ("disclosure" = String, Path, description = "Disclosure grant id")
     ),
     responses(
-        (status = 204, description = "Revoked (or already revoked)"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or disclosure grant, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json")
+        (status = 204, description = "Revoked (or already revoked)")
     )
 )]
 #[delete("/v1/municipalities/{municipality}/disclosures/{disclosure}")]

@@ -30,7 +30,7 @@ use crate::{
     operation_id = "create_payor",
     tag = "payors",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = NewPayor,
     responses(
         (status = 201, description = "Registered; the body is the new payor", body = Payor,
@@ -38,12 +38,6 @@ use crate::{
                 ("Location" = String, description = "Path of the new payor"),
                 ("ETag" = String, description = "Strong entity tag of the new version, `\"1\"`")
             )),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow registering payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (a fiscal `annual_election` where the ordinance allows only a calendar year included); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]

@@ -13,7 +13,7 @@ use super::{Payor, precondition::etag, today};
 use crate::{
     api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     usecases::payors::{Actor, registry},
 };
 
@@ -23,14 +23,11 @@ use crate::{
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)")
+        crate::api::params::PayorPath
     ),
     responses(
         (status = 200, description = "The payor", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the payor's version, e.g. `\"3\"`"))),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or payor, or the caller may not see it", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the payor's version, e.g. `\"3\"`")))
     )
 )]
 #[get("/v1/municipalities/{municipality}/payors/{payor}")]

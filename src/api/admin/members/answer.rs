@@ -19,12 +19,9 @@ use crate::{
     operation_id = "list_municipality_zone_invitations",
     tag = "administration",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`")),
+    params(crate::api::params::MunicipalityPath),
     responses(
-        (status = 200, description = "The invitations, newest first", body = ZoneInvitationList),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no relation to it", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The invitations, newest first", body = ZoneInvitationList)
     )
 )]
 #[get("/v1/municipalities/{municipality}/zone-invitations")]
@@ -86,13 +83,11 @@ async fn respond(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`"),
+        crate::api::params::MunicipalityPath,
         ("id" = String, Path, description = "Invitation id")
     ),
     responses(
         (status = 200, description = "The invitation, accepted, with the membership's first day in `joined_on`", body = ZoneInvitation),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`errors` names the rule: `invitation_pending` (already answered or withdrawn), `one_zone_at_a_time`, or `zone_same_rate` (Wis. Stat. § 66.0615: members levy one rate)", body = Problem, content_type = "application/problem+json")
     )
@@ -112,13 +107,11 @@ pub async fn accept(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`"),
+        crate::api::params::MunicipalityPath,
         ("id" = String, Path, description = "Invitation id")
     ),
     responses(
         (status = 200, description = "The invitation, declined", body = ZoneInvitation),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already answered or withdrawn (rule `invitation_pending`)", body = Problem, content_type = "application/problem+json")
     )

@@ -36,16 +36,11 @@ pub struct InvitationRequest {
     operation_id = "invite_zone_member",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     request_body = InvitationRequest,
     responses(
         (status = 201, description = "The pending invitation", body = ZoneInvitation),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`errors` names the rule: `one_zone_at_a_time`, `zone_same_rate` (Wis. Stat. § 66.0615: members levy one rate) or `one_pending_invitation`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No such municipality (`existing_municipality`), or `joined_on` before this month (`not_before_acceptance_month`)", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -72,12 +67,9 @@ pub async fn invite(
     operation_id = "list_zone_invitations",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     responses(
-        (status = 200, description = "The zone's invitations, newest first", body = ZoneInvitationList),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The zone's invitations, newest first", body = ZoneInvitationList)
     )
 )]
 #[get("/v1/zones/{zone}/invitations")]
@@ -100,13 +92,11 @@ pub async fn list(
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         ("id" = String, Path, description = "Invitation id")
     ),
     responses(
         (status = 200, description = "The invitation, now withdrawn", body = ZoneInvitation),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such zone or invitation of it, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The invitation was already answered (rule `invitation_pending`)", body = Problem, content_type = "application/problem+json")
     )

@@ -24,8 +24,7 @@ use crate::{
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)")
+        crate::api::params::PayorPath
     ),
     request_body = NewEstablishment,
     responses(
@@ -34,14 +33,7 @@ use crate::{
                 ("Location" = String, description = "Path of the new establishment"),
                 ("ETag" = String, description = "Strong entity tag of the establishment's version, `\"1\"`")
             )),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow changing payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or payor, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The payor is closed", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+        (status = 409, description = "The payor is closed", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/establishments")]

@@ -8,7 +8,7 @@ use crate::{
         payors::{Establishment, precondition::etag, today},
     },
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     usecases::payors::{Actor, establishments},
 };
 
@@ -18,15 +18,11 @@ use crate::{
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)"),
-        ("establishment" = String, Path, description = "Establishment id (UUID)")
+        crate::api::params::EstablishmentPath
     ),
     responses(
         (status = 200, description = "The establishment", body = Establishment,
-            headers(("ETag" = String, description = "Strong entity tag of the establishment's version, e.g. `\"2\"`"))),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, payor or establishment of that payor, or the caller may not see the payor", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the establishment's version, e.g. `\"2\"`")))
     )
 )]
 #[get("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}")]
