@@ -92,6 +92,12 @@ fn to_api(row: AccessLogRow) -> AccessLogEntry {
 }
 
 /// Review the access log: every read of the municipality's confidential records, newest first.
+///
+/// Only the municipality's clerk-treasurer (staff, operators and API clients get 403).
+/// Each entry says who read or wrote which confidential record, when, and under which
+/// role or disclosure grant (Montello room tax, confidentiality ¶: returns and audit
+/// reports may be divulged only to the persons it lists). Reading the log is not itself
+/// logged; entries are never edited.
 #[utoipa::path(
     operation_id = "list_access_log",
     tag = "disclosures",

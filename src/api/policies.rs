@@ -59,6 +59,10 @@ pub struct PolicyHistoryResponse {
 }
 
 /// Every policy version of a municipality, oldest first.
+///
+/// Public law, no sign-in: the ordinance as data, each value with its citation, every
+/// version the municipality has recorded. A computed amount uses the version in force
+/// on its period's last day. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_policy_versions",
     tag = "policies",
@@ -87,6 +91,8 @@ pub async fn history(
 }
 
 /// The policy version in force today.
+///
+/// Public law, no sign-in. Not written to the access log.
 #[utoipa::path(
     operation_id = "get_current_policy",
     tag = "policies",
@@ -119,6 +125,12 @@ pub async fn current(
 }
 
 /// Record a new policy version (clerk-treasurer).
+///
+/// Only the municipality's clerk-treasurer (staff, operators and API clients get 403).
+/// Forward-only: a version may not change a period that has ended. A rate above 8 % is
+/// refused unless the policy records the higher rate in effect on 1994-05-13 (Wis.
+/// Stat. § 66.0615(1m)(a)); a zone member's rate must equal the other members' (Wis.
+/// Stat. § 66.0615). Not written to the access log.
 #[utoipa::path(
     operation_id = "create_policy_version",
     tag = "policies",

@@ -38,6 +38,9 @@ impl From<ProblemCode> for ProblemType {
 }
 
 /// Every problem type this service answers with.
+///
+/// Public: the `type` codes of the RFC 9457 problem details this service answers with,
+/// each with its status and meaning. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_problem_types",
     tag = "operations",
@@ -49,6 +52,8 @@ pub async fn catalogue() -> web::Json<Vec<ProblemType>> {
 }
 
 /// One problem type.
+///
+/// Public: the URL a problem's `type` points at. Not written to the access log.
 #[utoipa::path(
     operation_id = "get_problem_type",
     tag = "operations",

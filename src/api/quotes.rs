@@ -118,6 +118,12 @@ impl QuoteRequest {
 }
 
 /// Quote what a return owes: tax, due date, interest, fees, forfeitures and the distribution.
+///
+/// Public, no sign-in (nothing is stored): the policy in force on the period's last day
+/// gives the rate and the rules: tax on taxable receipts, the due date, interest in
+/// whole months, the late filing fee, Montello's late-payment forfeiture, and the zone
+/// commission's share (Montello room tax, distribution ¶A). Not written to the access
+/// log.
 #[utoipa::path(
     operation_id = "create_quote",
     tag = "policies",

@@ -91,6 +91,8 @@ fn assemble(zones: Vec<ZoneRow>, conn: &mut db::DbConn) -> Result<Vec<Zone>, Api
 }
 
 /// List tourism zones.
+///
+/// Public, no sign-in. Paginated by cursor. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_zones",
     tag = "zones",
@@ -120,6 +122,10 @@ pub async fn list(
 }
 
 /// One tourism zone with its members.
+///
+/// Public, no sign-in: the zone with its members and their join and leave dates; the
+/// zone's agreement takes effect when the last listed member enters (Montello room tax,
+/// zone agreement ¶B). Not written to the access log.
 #[utoipa::path(
     operation_id = "get_zone",
     tag = "zones",

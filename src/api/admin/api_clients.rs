@@ -207,6 +207,10 @@ fn revoke_in(conn: &mut DbConn, tenant: Tenant, client_id: &str) -> Result<(), A
 }
 
 /// Register an API client of the municipality; the response shows its secret, once.
+///
+/// Only the municipality's clerk-treasurer, as a person (an API client may not register
+/// another). The client is confined to this municipality and the scopes given; the
+/// secret is stored hashed. Not written to the access log (no confidential record).
 #[utoipa::path(
     operation_id = "create_municipality_api_client",
     tag = "administration",
@@ -235,6 +239,9 @@ pub async fn create_for_municipality(
 }
 
 /// List the municipality's API clients (never their secrets).
+///
+/// Only the municipality's clerk-treasurer, as a person. Revoked clients are listed too; secrets
+/// never are. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_municipality_api_clients",
     tag = "administration",
@@ -263,6 +270,9 @@ pub async fn list_for_municipality(
 }
 
 /// Revoke an API client of the municipality (idempotent); its tokens stop working.
+///
+/// Only the municipality's clerk-treasurer, as a person. Tokens already issued to the
+/// client are refused from their next request. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_municipality_api_client",
     tag = "administration",
@@ -291,6 +301,10 @@ pub async fn revoke_for_municipality(
 }
 
 /// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
+///
+/// Only the zone's zone_admin, as a person. A zone client may hold only the scopes that
+/// read no confidential record (`policies:read`, `quotes:write`): the zone has no
+/// payors of its own. Not written to the access log.
 #[utoipa::path(
     operation_id = "create_zone_api_client",
     tag = "administration",
@@ -319,6 +333,9 @@ pub async fn create_for_zone(
 }
 
 /// List the zone's API clients (never their secrets).
+///
+/// Only the zone's zone_admin, as a person. Revoked clients are listed too; secrets never are. Not
+/// written to the access log.
 #[utoipa::path(
     operation_id = "list_zone_api_clients",
     tag = "administration",
@@ -347,6 +364,9 @@ pub async fn list_for_zone(
 }
 
 /// Revoke an API client of the zone (idempotent); its tokens stop working.
+///
+/// Only the zone's zone_admin, as a person. Tokens already issued to the client are
+/// refused from their next request. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_zone_api_client",
     tag = "administration",

@@ -174,6 +174,12 @@ pub(super) fn page_of(
 }
 
 /// Grant a municipality role to a user (created when the email has no account).
+///
+/// Only the municipality's clerk-treasurer, as a person. Roles: `clerk_treasurer`,
+/// `municipal_staff` (the clerk-treasurer's officers, employees and agents, Montello
+/// room tax, confidentiality ¶), `operator` (for one payor, named by `payor_id`) or
+/// `marketplace_provider`. An existing account keeps its password (the answer says
+/// whether the user was created). Not written to the access log.
 #[utoipa::path(
     operation_id = "create_municipality_grant",
     tag = "administration",
@@ -217,6 +223,9 @@ pub async fn create(
 }
 
 /// List the municipality's role grants, active and revoked (filter with `active=true`).
+///
+/// Only the municipality's clerk-treasurer, as a person. Revoked grants are listed with their
+/// revocation time. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_municipality_grants",
     tag = "administration",
@@ -249,6 +258,10 @@ pub async fn list(
 }
 
 /// Revoke a role grant (idempotent: revoking a revoked grant changes nothing).
+///
+/// Only the municipality's clerk-treasurer, as a person. A clerk-treasurer may not
+/// revoke their own last clerk_treasurer grant here (409), so the municipality always
+/// keeps one. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_municipality_grant",
     tag = "administration",

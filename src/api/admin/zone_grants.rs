@@ -101,6 +101,10 @@ fn to_api((row, user): Shown) -> Result<ZoneGrant, ApiError> {
 }
 
 /// Grant a zone role to a user (created when the email has no account).
+///
+/// Only the zone's zone_admin, as a person. Roles: `commission_member`,
+/// `tourism_entity` or `zone_admin`; none of them sees an operator's confidential data.
+/// An existing account keeps its password. Not written to the access log.
 #[utoipa::path(
     operation_id = "create_zone_grant",
     tag = "administration",
@@ -141,6 +145,9 @@ pub async fn create(
 }
 
 /// List the zone's role grants, active and revoked (filter with `active=true`).
+///
+/// Only the zone's zone_admin, as a person. Revoked grants are listed with their revocation time.
+/// Not written to the access log.
 #[utoipa::path(
     operation_id = "list_zone_grants",
     tag = "administration",
@@ -173,6 +180,9 @@ pub async fn list(
 }
 
 /// Revoke a zone role grant (idempotent: revoking a revoked grant changes nothing).
+///
+/// Only the zone's zone_admin, as a person. A zone admin may not revoke their own last
+/// zone_admin grant in the zone (409). Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_zone_grant",
     tag = "administration",

@@ -61,6 +61,10 @@ pub struct Me {
 }
 
 /// The caller's identity, role grants and disclosures.
+///
+/// Any signed-in caller, person or API client: who the token belongs to, the role
+/// grants in force and the disclosure grants (court orders, legal duties) it holds. Not
+/// written to the access log.
 #[utoipa::path(
     operation_id = "get_me",
     tag = "auth",

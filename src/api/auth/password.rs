@@ -42,6 +42,11 @@ pub struct ChangePasswordRequest {
 }
 
 /// Change the caller's own password; every refresh token of the caller is revoked.
+///
+/// Any signed-in person (an API client has no password). The current password is
+/// required; the new one follows the password policy (at least 12 characters). Every
+/// refresh token of the account is revoked; access tokens expire within minutes. Failed
+/// attempts are rate-limited.
 #[utoipa::path(
     operation_id = "change_my_password",
     tag = "auth",

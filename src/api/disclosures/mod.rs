@@ -35,6 +35,12 @@ use crate::{
 pub use crate::domain::disclosure::{DisclosureBasis, MAX_PAYORS, MAX_TERM_DAYS};
 
 /// Record a court order or legal duty: read-only access for one user to named payors until expiry.
+///
+/// Only the municipality's clerk-treasurer, as a person. The grantee reads the named
+/// payors, read-only, until `expires_at`, citing the order or duty (Montello room tax,
+/// confidentiality ¶: information may be divulged by an order of a court or for duties
+/// imposed by law). Every read under the grant is written to the access log with it as
+/// the basis.
 #[utoipa::path(
     operation_id = "create_disclosure",
     tag = "disclosures",
@@ -76,6 +82,8 @@ pub async fn create(
 }
 
 /// List the municipality's disclosure grants, in force, expired and revoked (filter with `active=true`).
+///
+/// Only the municipality's clerk-treasurer, as a person. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_disclosures",
     tag = "disclosures",
@@ -126,6 +134,9 @@ pub async fn list(
 }
 
 /// Revoke a disclosure grant (idempotent): the grantee's access ends at its next request.
+///
+/// Only the municipality's clerk-treasurer, as a person. Revoking a revoked or expired
+/// grant changes nothing. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_disclosure",
     tag = "disclosures",

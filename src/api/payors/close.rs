@@ -26,6 +26,11 @@ use crate::{
 };
 
 /// Record the date a payor closes or closed (needs `If-Match`).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. `closed_on`
+/// may be in the future: the payor is `closing` until that day, `closed` from it.
+/// Written to the access log (`payor`, `close`). Needs `If-Match` with the payor's
+/// current ETag.
 #[utoipa::path(
     operation_id = "close_payor",
     tag = "payors",

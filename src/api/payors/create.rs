@@ -26,6 +26,11 @@ use crate::{
 };
 
 /// Register a payor (a business that owes the tax) in the municipality.
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. Fields are
+/// checked by the registry rules; the annual election must be one the municipality's
+/// policy allows (Hayward room tax: the calendar year only). Written to the access log
+/// (`payor`, `create`).
 #[utoipa::path(
     operation_id = "create_payor",
     tag = "payors",

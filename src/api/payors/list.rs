@@ -77,6 +77,12 @@ impl PayorListParams {
 }
 
 /// List the payors the caller may see (each one listed is written to the access log).
+///
+/// Clerk-treasurer, municipal staff and an API client with `payors:read` or
+/// `payors:write` see every payor; an operator only its own; a disclosure grantee only
+/// the payors its active grants name. Filters: name (case-insensitive), status. Every
+/// payor on the page is written to the access log (Montello room tax, confidentiality
+/// ¶).
 #[utoipa::path(
     operation_id = "list_payors",
     tag = "payors",

@@ -18,6 +18,12 @@ use crate::{
 };
 
 /// One payor with its establishments (each read is written to the access log).
+///
+/// Whoever may read it: clerk-treasurer, municipal staff, an API client with
+/// `payors:read` or `payors:write`, the payor's own operator, or a disclosure grantee
+/// for that payor (read-only); anyone else gets 404, as for a payor that does not
+/// exist. Written to the access log (`payor`, `read`; Montello room tax,
+/// confidentiality ¶).
 #[utoipa::path(
     operation_id = "get_payor",
     tag = "payors",

@@ -30,6 +30,10 @@ use crate::{
 };
 
 /// Change a payor's fields (needs `If-Match`).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. Only the
+/// fields sent change; required fields cannot be cleared. Written to the access log
+/// (`payor`, `update`). Needs `If-Match` with the payor's current ETag.
 #[utoipa::path(
     operation_id = "update_payor",
     tag = "payors",

@@ -15,6 +15,9 @@ use crate::{
 };
 
 /// The invitations addressed to the municipality, answered ones included.
+///
+/// Only the municipality's clerk-treasurer, as a person. Pending, accepted, declined
+/// and withdrawn invitations, newest first. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_municipality_zone_invitations",
     tag = "administration",
@@ -78,6 +81,10 @@ async fn respond(
 }
 
 /// Accept: the municipality becomes a member from the proposed day, or from the first day of this month if that is later. No request body.
+///
+/// Only the municipality's clerk-treasurer, as a person: joining a zone takes both
+/// sides. Every member of a zone levies the same rate (Wis. Stat. § 66.0615), and a
+/// municipality belongs to one zone at a time. Not written to the access log.
 #[utoipa::path(
     operation_id = "accept_zone_invitation",
     tag = "administration",
@@ -102,6 +109,9 @@ pub async fn accept(
 }
 
 /// Decline: nothing changes but the invitation, which stays on record as `declined`. No request body.
+///
+/// Only the municipality's clerk-treasurer, as a person. Only a pending invitation can
+/// be declined. Not written to the access log.
 #[utoipa::path(
     operation_id = "decline_zone_invitation",
     tag = "administration",

@@ -32,6 +32,12 @@ pub struct InvitationRequest {
 }
 
 /// Invite an existing municipality into the zone (its clerk-treasurer accepts or declines).
+///
+/// Only the zone's zone_admin, as a person. The membership starts only when the municipality's
+/// clerk-treasurer accepts, from `joined_on` or the first day of the acceptance's month
+/// if later. Refused when the municipality's current rate differs from the zone's (Wis.
+/// Stat. § 66.0615: members levy one rate) or it already belongs to a zone. Not written
+/// to the access log.
 #[utoipa::path(
     operation_id = "invite_zone_member",
     tag = "administration",
@@ -63,6 +69,9 @@ pub async fn invite(
 }
 
 /// Every invitation the zone sent, answered ones included.
+///
+/// Only the zone's zone_admin, as a person. Pending, accepted, declined and withdrawn invitations,
+/// newest first. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_zone_invitations",
     tag = "administration",
@@ -87,6 +96,9 @@ pub async fn list(
 }
 
 /// Withdraw a pending invitation (it stays on record as `withdrawn`).
+///
+/// Only the zone's zone_admin, as a person. Only a pending invitation can be withdrawn. Not written
+/// to the access log.
 #[utoipa::path(
     operation_id = "withdraw_zone_invitation",
     tag = "administration",

@@ -43,6 +43,11 @@ pub struct ZoneMembership {
 }
 
 /// Record that a member municipality leaves the zone.
+///
+/// Only the zone's zone_admin, as a person. `left_on` is the last day of membership; it may not fall
+/// in a period that has ended (forward-only, like policy versions), and from the next
+/// day the municipality's quotes send no share to the commission. Not written to the
+/// access log.
 #[utoipa::path(
     operation_id = "leave_zone",
     tag = "administration",

@@ -19,6 +19,11 @@ use crate::{
 };
 
 /// Add an establishment (a lodging place) to a payor.
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. The kind is
+/// one of the lodging places the ordinances define (hotel, motel, bed and breakfast,
+/// campground, short-term rental, ...); a closed payor gets no new establishment. The
+/// payor's ETag changes too. Written to the access log (`establishment`, `create`).
 #[utoipa::path(
     operation_id = "create_establishment",
     tag = "payors",

@@ -19,6 +19,10 @@ use crate::{
 };
 
 /// Change an establishment (needs `If-Match` with its version).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. Only the
+/// fields sent change; the payor's ETag changes too. Written to the access log
+/// (`establishment`, `update`).
 #[utoipa::path(
     operation_id = "update_establishment",
     tag = "payors",

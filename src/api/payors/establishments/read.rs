@@ -13,6 +13,11 @@ use crate::{
 };
 
 /// One establishment of a payor (the read is written to the access log as a read of the payor).
+///
+/// Whoever may read the payor: clerk-treasurer, municipal staff, an API client with
+/// `payors:read` or `payors:write`, the payor's own operator, or a disclosure grantee
+/// for that payor (read-only). Written to the access log as a read of the payor
+/// (Montello room tax, confidentiality ¶).
 #[utoipa::path(
     operation_id = "get_establishment",
     tag = "payors",

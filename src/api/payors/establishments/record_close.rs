@@ -19,6 +19,10 @@ use crate::{
 };
 
 /// Record the date an establishment closes or closed (needs `If-Match` with its version).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. `closed_on`
+/// may be in the future and not before the opening date. The payor's ETag changes too.
+/// Written to the access log (`establishment`, `close`).
 #[utoipa::path(
     operation_id = "close_establishment",
     tag = "payors",
