@@ -11,6 +11,8 @@
 //! - a JSON body: 400 (malformed, unknown or wrong-typed field), 413 (over
 //!   [`super::extract::JSON_LIMIT`]), 415 (not `application/json`);
 //!   a form body: 400 and 415;
+//! - an `If-Match` header parameter: 412 (stale version) and 428 (missing),
+//!   the answers of `payors::precondition`;
 //! - a protected operation (non-empty `security`): 401 and 403 (the roles that
 //!   may call it are in the operation's `description`, written once there).
 //!
@@ -97,6 +99,9 @@ fn complete_operation(op: &mut Value) {
     let params = op["parameters"].as_array().cloned().unwrap_or_default();
     let has = |place: &str| params.iter().any(|p| p["in"] == place);
     let (query, path) = (has("query"), has("path"));
+    let if_match = params
+        .iter()
+        .any(|p| p["in"] == "header" && p["name"] == "If-Match");
     let secured = op["security"].as_array().is_some_and(|s| !s.is_empty());
     if !secured {
         op["security"] = json!([]);
@@ -133,6 +138,13 @@ fn complete_operation(op: &mut Value) {
     if form_body {
         add("400", "The form body cannot be read");
         add("415", "Body neither form-encoded nor JSON");
+    }
+    if if_match {
+        add(
+            "412",
+            "`If-Match` names another version (RFC 9110 § 13.1.1): read the resource again",
+        );
+        add("428", "`If-Match` is missing (RFC 6585 § 3)");
     }
     if secured {
         add("401", "No valid access token");
@@ -186,6 +198,7 @@ mod tests {
                                                 {"in": "path", "name": "id"}],
                                  "responses": {"200": {"description": "ok"}}}},
             "/b": {"post": {"security": [{"bearer": []}],
+                            "parameters": [{"in": "header", "name": "If-Match"}],
                             "requestBody": {"content": {"application/json": {}}},
                             "responses": {"400": {"description": "mine"}}}}
         }});
@@ -214,7 +227,10 @@ mod tests {
                 .contains("`id`")
         );
         let post = &doc["paths"]["/b"]["post"];
-        assert_eq!(keys(post), ["400", "401", "403", "413", "415", "422"]);
+        assert_eq!(
+            keys(post),
+            ["400", "401", "403", "412", "413", "415", "422", "428"]
+        );
         assert_eq!(post["responses"]["400"]["description"], "mine");
         assert_eq!(post["security"], json!([{"bearer": []}]));
         assert_eq!(doc["servers"][0]["url"], "/");

@@ -24,7 +24,7 @@ use crate::{
         extract::ApiJson,
     },
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     tenancy::Action,
     usecases::payors::{Actor, registry},
 };
@@ -45,9 +45,7 @@ use crate::{
     request_body = PayorPatch,
     responses(
         (status = 200, description = "Changed; the body is the payor as now stored", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the new version"))),
-        (status = 412, description = "`If-Match` names another version: read the payor again", body = Problem, content_type = "application/problem+json"),
-        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the new version")))
     )
 )]
 #[patch("/v1/municipalities/{municipality}/payors/{payor}")]

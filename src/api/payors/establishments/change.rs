@@ -13,7 +13,7 @@ use crate::{
         },
     },
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     tenancy::Action,
     usecases::payors::{Actor, establishments},
 };
@@ -34,9 +34,7 @@ use crate::{
     request_body = EstablishmentPatch,
     responses(
         (status = 200, description = "Changed; the body is the establishment as now stored", body = Establishment,
-            headers(("ETag" = String, description = "Strong entity tag of the establishment's new version"))),
-        (status = 412, description = "`If-Match` names another version: read the establishment again", body = Problem, content_type = "application/problem+json"),
-        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the establishment's new version")))
     )
 )]
 #[patch("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}")]

@@ -37,9 +37,7 @@ use crate::{
             headers(("ETag" = String, description = "Strong entity tag of the establishment's new version"))),
         (status = 400, description = "Malformed JSON, unknown field or a date that does not parse", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The establishment already has a closing date", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another version: read the establishment again", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`closed_on` is missing or before the opening date", body = Problem, content_type = "application/problem+json"),
-        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "`closed_on` is missing or before the opening date", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}/close")]
