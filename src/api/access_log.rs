@@ -92,20 +92,22 @@ fn to_api(row: AccessLogRow) -> AccessLogEntry {
 }
 
 /// Review the access log: every read of the municipality's confidential records, newest first.
+///
+/// Only the municipality's clerk-treasurer (staff, operators and API clients get 403).
+/// Each entry says who read or wrote which confidential record, when, and under which
+/// role or disclosure grant (Montello room tax, confidentiality ¶: returns and audit
+/// reports may be divulged only to the persons it lists). Reading the log is not itself
+/// logged; entries are never edited.
 #[utoipa::path(
     operation_id = "list_access_log",
     tag = "disclosures",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         AccessLogParams
     ),
     responses(
         (status = 200, description = "A page of entries, newest first", body = AccessLogPage),
-        (status = 400, description = "Unparseable or unknown parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range, `since` not RFC 3339, or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]

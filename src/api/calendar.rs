@@ -48,13 +48,12 @@ pub struct DueCalendar {
     operation_id = "get_due_calendar",
     tag = "policies",
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `hayward`"),
+        crate::api::params::MunicipalityPath,
         CalendarParams
     ),
     responses(
         (status = 200, description = "The due calendar", body = DueCalendar),
         (status = 400, description = "Missing or unparseable year", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Year out of range", body = Problem, content_type = "application/problem+json")
     )
 )]

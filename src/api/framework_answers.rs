@@ -6,12 +6,17 @@
 //! - every operation: 422 (the control-character rule of
 //!   [`super::input_guard`] applies to every path and query string);
 //! - a query parameter: 400 (`invalid-parameter`: wrong type, unknown name);
-//! - a path parameter: 404 (no such resource, or one the caller may not know);
+//! - a path parameter: 404 (no such resource, or one the caller may not know),
+//!   naming the path parameters;
 //! - a JSON body: 400 (malformed, unknown or wrong-typed field), 413 (over
 //!   [`super::extract::JSON_LIMIT`]), 415 (not `application/json`);
 //!   a form body: 400 and 415;
-//! - a protected operation (non-empty `security`): 401 and 403.
+//! - an `If-Match` header parameter: 412 (stale version) and 428 (missing),
+//!   the answers of `payors::precondition`;
+//! - a protected operation (non-empty `security`): 401 and 403 (the roles that
+//!   may call it are in the operation's `description`, written once there).
 //!
+//! Each parameter is listed once (see [`dedupe_parameters`]).
 //! It also states limits the service enforces everywhere they apply: the slug
 //! pattern and length on every `municipality` / `zone` path parameter, and the
 //! ISO 8601 pattern of [`crate::domain::iso_date`] on every `format: date`
@@ -87,12 +92,16 @@ fn state_limits(v: &mut Value) {
 }
 
 fn complete_operation(op: &mut Value) {
+    dedupe_parameters(op);
     let content = &op["requestBody"]["content"];
     let json_body = content.get("application/json").is_some();
     let form_body = content.get("application/x-www-form-urlencoded").is_some();
     let params = op["parameters"].as_array().cloned().unwrap_or_default();
     let has = |place: &str| params.iter().any(|p| p["in"] == place);
     let (query, path) = (has("query"), has("path"));
+    let if_match = params
+        .iter()
+        .any(|p| p["in"] == "header" && p["name"] == "If-Match");
     let secured = op["security"].as_array().is_some_and(|s| !s.is_empty());
     if !secured {
         op["security"] = json!([]);
@@ -116,10 +125,7 @@ fn complete_operation(op: &mut Value) {
         );
     }
     if path {
-        add(
-            "404",
-            "No such resource, or one the caller may not know exists",
-        );
+        add("404", &not_found(&params));
     }
     if json_body {
         add(
@@ -133,10 +139,52 @@ fn complete_operation(op: &mut Value) {
         add("400", "The form body cannot be read");
         add("415", "Body neither form-encoded nor JSON");
     }
+    if if_match {
+        add(
+            "412",
+            "`If-Match` names another version (RFC 9110 § 13.1.1): read the resource again",
+        );
+        add("428", "`If-Match` is missing (RFC 6585 § 3)");
+    }
     if secured {
         add("401", "No valid access token");
-        add("403", "The caller may see the resource but may not do this");
+        add(
+            "403",
+            "The caller may know the resource but may not do this (the operation's description says who may)",
+        );
     }
+}
+
+/// One entry per (`name`, `in`): utoipa's actix-web integration adds again, with
+/// no description, the path arguments a handler reads with `web::Path` when
+/// they are documented by an `IntoParams` struct ([`super::params`]); the first,
+/// described entry is kept.
+fn dedupe_parameters(op: &mut Value) {
+    let Some(params) = op["parameters"].as_array_mut() else {
+        return;
+    };
+    let mut seen = Vec::new();
+    params.retain(|p| {
+        let key = (p["name"].clone(), p["in"].clone());
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first
+    });
+}
+
+/// The 404 of an operation with path parameters, naming them: deny by default
+/// (DESIGN.md § 1) answers 404, not 403, to a caller who may not know it exists.
+fn not_found(params: &[Value]) -> String {
+    let names: Vec<String> = params
+        .iter()
+        .filter(|p| p["in"] == "path")
+        .filter_map(|p| p["name"].as_str())
+        .map(|n| format!("`{n}`"))
+        .collect();
+    format!(
+        "No resource for {}, or one the caller may not know exists (answered instead of 403 to a caller with no relation to it)",
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -146,9 +194,11 @@ mod tests {
     #[test]
     fn answers_follow_what_the_operation_declares() {
         let mut doc = json!({"paths": {
-            "/a/{id}": {"get": {"parameters": [{"in": "path", "name": "id"}],
+            "/a/{id}": {"get": {"parameters": [{"in": "path", "name": "id", "description": "d"},
+                                                {"in": "path", "name": "id"}],
                                  "responses": {"200": {"description": "ok"}}}},
             "/b": {"post": {"security": [{"bearer": []}],
+                            "parameters": [{"in": "header", "name": "If-Match"}],
                             "requestBody": {"content": {"application/json": {}}},
                             "responses": {"400": {"description": "mine"}}}}
         }});
@@ -166,8 +216,21 @@ mod tests {
         };
         assert_eq!(keys(get), ["200", "404", "422"]);
         assert_eq!(get["security"], json!([]));
+        assert_eq!(
+            get["parameters"],
+            json!([{"in": "path", "name": "id", "description": "d"}])
+        );
+        assert!(
+            get["responses"]["404"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("`id`")
+        );
         let post = &doc["paths"]["/b"]["post"];
-        assert_eq!(keys(post), ["400", "401", "403", "413", "415", "422"]);
+        assert_eq!(
+            keys(post),
+            ["400", "401", "403", "412", "413", "415", "422", "428"]
+        );
         assert_eq!(post["responses"]["400"]["description"], "mine");
         assert_eq!(post["security"], json!([{"bearer": []}]));
         assert_eq!(doc["servers"][0]["url"], "/");

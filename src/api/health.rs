@@ -22,8 +22,8 @@ pub struct Health {
 
 /// Liveness: the process is serving requests.
 ///
-/// Answers 200 whenever the HTTP server runs; it touches no database, so a
-/// load balancer can tell a hung process from a database outage (see `/readyz`).
+/// Public, no sign-in. Answers 200 whenever the HTTP server runs; it touches no
+/// database, so a load balancer can tell a hung process from a database outage (see `/readyz`).
 #[utoipa::path(
     operation_id = "healthz",
     tag = "operations",
@@ -39,7 +39,7 @@ pub async fn healthz() -> web::Json<Health> {
 
 /// Readiness: the database is reachable and migrations are applied.
 ///
-/// 503 `not-ready` while a database connection cannot be had, the SQLite file
+/// Public, no sign-in. 503 `not-ready` while a database connection cannot be had, the SQLite file
 /// is missing, or a migration is pending; route traffic only to ready instances.
 #[utoipa::path(
     operation_id = "readyz",

@@ -17,6 +17,7 @@ pub mod health;
 pub mod input_guard;
 pub mod municipalities;
 pub mod pagination;
+pub mod params;
 pub mod payors;
 pub mod policies;
 pub mod problems;

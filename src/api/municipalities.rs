@@ -17,7 +17,7 @@ use super::{
 use crate::{
     app::AppState,
     db::{self, models::MunicipalityRow},
-    error::{ApiError, Problem},
+    error::ApiError,
 };
 
 /// The zone a municipality belongs to today.
@@ -96,9 +96,7 @@ fn assemble(
     tag = "municipalities",
     params(PageParams),
     responses(
-        (status = 200, description = "A page of municipalities", body = MunicipalityList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Parameter out of range", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "A page of municipalities", body = MunicipalityList)
     )
 )]
 #[get("/v1/municipalities")]
@@ -124,10 +122,9 @@ pub async fn list(
 #[utoipa::path(
     operation_id = "get_municipality",
     tag = "municipalities",
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     responses(
-        (status = 200, description = "The municipality", body = Municipality),
-        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The municipality", body = Municipality)
     )
 )]
 #[get("/v1/municipalities/{municipality}")]

@@ -59,13 +59,16 @@ pub struct PolicyHistoryResponse {
 }
 
 /// Every policy version of a municipality, oldest first.
+///
+/// Public law, no sign-in: the ordinance as data, each value with its citation, every
+/// version the municipality has recorded. A computed amount uses the version in force
+/// on its period's last day. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_policy_versions",
     tag = "policies",
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     responses(
-        (status = 200, description = "The policy history", body = PolicyHistoryResponse),
-        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The policy history", body = PolicyHistoryResponse)
     )
 )]
 #[get("/v1/municipalities/{municipality}/policies")]
@@ -88,10 +91,12 @@ pub async fn history(
 }
 
 /// The policy version in force today.
+///
+/// Public law, no sign-in. Not written to the access log.
 #[utoipa::path(
     operation_id = "get_current_policy",
     tag = "policies",
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `hayward`")),
+    params(crate::api::params::MunicipalityPath),
     responses(
         (status = 200, description = "The version in force today", body = PolicyVersion),
         (status = 404, description = "No such municipality, or no version in force yet", body = Problem, content_type = "application/problem+json")
@@ -120,18 +125,20 @@ pub async fn current(
 }
 
 /// Record a new policy version (clerk-treasurer).
+///
+/// Only the municipality's clerk-treasurer (staff, operators and API clients get 403).
+/// Forward-only: a version may not change a period that has ended. A rate above 8 % is
+/// refused unless the policy records the higher rate in effect on 1994-05-13 (Wis.
+/// Stat. § 66.0615(1m)(a)); a zone member's rate must equal the other members' (Wis.
+/// Stat. § 66.0615). Not written to the access log.
 #[utoipa::path(
     operation_id = "create_policy_version",
     tag = "policies",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body(content = Policy, description = "The whole policy, every value with its citation (the format of GET .../policies/current `policy`)"),
     responses(
         (status = 201, description = "The version was recorded", body = PolicyVersion),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role may not change policies", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A version already takes effect on that date, or (rule `zone_same_rate`, Wis. Stat. § 66.0615) the municipality is a zone member and the rate differs from the other members'", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid policy (`errors` names the field; a rate above 8 % needs `grandfathered_rate`, Wis. Stat. § 66.0615(1m)(a)), or an effective date that would change an ended period", body = Problem, content_type = "application/problem+json")
     )

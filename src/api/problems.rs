@@ -7,7 +7,7 @@ use actix_web::{get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, Problem, ProblemCode};
+use crate::error::{ApiError, ProblemCode};
 
 /// One problem type.
 #[derive(Debug, Serialize, ToSchema)]
@@ -38,6 +38,9 @@ impl From<ProblemCode> for ProblemType {
 }
 
 /// Every problem type this service answers with.
+///
+/// Public: the `type` codes of the RFC 9457 problem details this service answers with,
+/// each with its status and meaning. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_problem_types",
     tag = "operations",
@@ -49,13 +52,14 @@ pub async fn catalogue() -> web::Json<Vec<ProblemType>> {
 }
 
 /// One problem type.
+///
+/// Public: the URL a problem's `type` points at. Not written to the access log.
 #[utoipa::path(
     operation_id = "get_problem_type",
     tag = "operations",
     params(("code" = String, Path, description = "Problem code, e.g. `validation-failed`")),
     responses(
-        (status = 200, description = "The problem type", body = ProblemType),
-        (status = 404, description = "No such problem type", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The problem type", body = ProblemType)
     )
 )]
 #[get("/problems/{code}")]

@@ -19,7 +19,7 @@ use crate::{
     app::AppState,
     db,
     domain::{DomainError, Money, Period, Quote, QuoteInput, quote},
-    error::{ApiError, FieldError, Problem},
+    error::{ApiError, FieldError},
     usecases,
 };
 
@@ -118,18 +118,19 @@ impl QuoteRequest {
 }
 
 /// Quote what a return owes: tax, due date, interest, fees, forfeitures and the distribution.
+///
+/// Public, no sign-in (nothing is stored): the policy in force on the period's last day
+/// gives the rate and the rules: tax on taxable receipts, the due date, interest in
+/// whole months, the late filing fee, Montello's late-payment forfeiture, and the zone
+/// commission's share (Montello room tax, distribution ¶A). Not written to the access
+/// log.
 #[utoipa::path(
     operation_id = "create_quote",
     tag = "policies",
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = QuoteRequest,
     responses(
-        (status = 200, description = "The quote, every amount explained and cited", body = QuoteResponse),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The quote, every amount explained and cited", body = QuoteResponse)
     )
 )]
 #[post("/v1/municipalities/{municipality}/quotes")]

@@ -18,7 +18,7 @@ use super::{
 use crate::{
     app::AppState,
     db::{self, models::ZoneRow},
-    error::{ApiError, Problem},
+    error::ApiError,
 };
 
 /// A municipality's membership in a zone.
@@ -91,14 +91,14 @@ fn assemble(zones: Vec<ZoneRow>, conn: &mut db::DbConn) -> Result<Vec<Zone>, Api
 }
 
 /// List tourism zones.
+///
+/// Public, no sign-in. Paginated by cursor. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_zones",
     tag = "zones",
     params(PageParams),
     responses(
-        (status = 200, description = "A page of zones", body = ZoneList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Parameter out of range", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "A page of zones", body = ZoneList)
     )
 )]
 #[get("/v1/zones")]
@@ -122,13 +122,16 @@ pub async fn list(
 }
 
 /// One tourism zone with its members.
+///
+/// Public, no sign-in: the zone with its members and their join and leave dates; the
+/// zone's agreement takes effect when the last listed member enters (Montello room tax,
+/// zone agreement ¶B). Not written to the access log.
 #[utoipa::path(
     operation_id = "get_zone",
     tag = "zones",
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     responses(
-        (status = 200, description = "The zone", body = Zone),
-        (status = 404, description = "No such zone", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The zone", body = Zone)
     )
 )]
 #[get("/v1/zones/{zone}")]

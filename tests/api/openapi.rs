@@ -43,6 +43,61 @@ fn every_schema_property_and_parameter_has_a_description() {
     );
 }
 
+/// Every operation has a summary and a description (spectral's
+/// `operation-description`), and a protected one says who may call it: the
+/// generic 403 the framework adds points at the description for the roles.
+#[test]
+fn every_operation_has_a_description_naming_who_may_call_it() {
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    let mut wrong = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let text = |k: &str| op[k].as_str().unwrap_or("").trim().to_owned();
+            let (summary, description) = (text("summary"), text("description"));
+            if summary.is_empty() || description.is_empty() || summary == description {
+                wrong.push(format!("{method} {path}: summary and description"));
+            }
+            let public = op["security"].as_array().is_some_and(Vec::is_empty);
+            let says_who = ["Public", "Only ", "Any ", "Clerk-treasurer", "Whoever"]
+                .iter()
+                .any(|w| description.starts_with(w));
+            if !says_who {
+                wrong.push(format!(
+                    "{method} {path}: does not start by saying who may call it"
+                ));
+            }
+            if public != description.starts_with("Public") {
+                wrong.push(format!("{method} {path}: `Public` iff `security: []`"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// A parameter is listed once per operation, with its description (path
+/// parameters documented by `api::params` are not repeated by utoipa's
+/// actix-web integration).
+#[test]
+fn no_parameter_is_listed_twice() {
+    let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let mut seen = Vec::new();
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                let key = (p["name"].clone(), p["in"].clone());
+                assert!(!seen.contains(&key), "{method} {path}: {key:?} twice");
+                seen.push(key);
+            }
+            for name in path.split('{').skip(1).filter_map(|s| s.split('}').next()) {
+                assert!(
+                    seen.iter().any(|(n, i)| n == name && i == "path"),
+                    "{method} {path}: `{name}` undocumented"
+                );
+            }
+        }
+    }
+}
+
 fn walk_properties(at: &str, schema: &Value, missing: &mut Vec<String>) {
     if let Some(props) = schema["properties"].as_object() {
         for (field, prop) in props {

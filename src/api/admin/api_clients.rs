@@ -207,19 +207,18 @@ fn revoke_in(conn: &mut DbConn, tenant: Tenant, client_id: &str) -> Result<(), A
 }
 
 /// Register an API client of the municipality; the response shows its secret, once.
+///
+/// Only the municipality's clerk-treasurer, as a person (an API client may not register
+/// another). The client is confined to this municipality and the scopes given; the
+/// secret is stored hashed. Not written to the access log (no confidential record).
 #[utoipa::path(
     operation_id = "create_municipality_api_client",
     tag = "administration",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = ApiClientRequest,
     responses(
         (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`name` empty or too long, `scopes` empty, or `scopes[i]` unknown; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -240,20 +239,19 @@ pub async fn create_for_municipality(
 }
 
 /// List the municipality's API clients (never their secrets).
+///
+/// Only the municipality's clerk-treasurer, as a person. Revoked clients are listed too; secrets
+/// never are. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_municipality_api_clients",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         GrantListParams
     ),
     responses(
         (status = 200, description = "A page of clients, newest first", body = ApiClientList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -272,19 +270,19 @@ pub async fn list_for_municipality(
 }
 
 /// Revoke an API client of the municipality (idempotent); its tokens stop working.
+///
+/// Only the municipality's clerk-treasurer, as a person. Tokens already issued to the
+/// client are refused from their next request. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_municipality_api_client",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         ("client" = String, Path, description = "Client id")
     ),
     responses(
-        (status = 204, description = "Revoked (or already revoked)"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or client, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json")
+        (status = 204, description = "Revoked (or already revoked)")
     )
 )]
 #[delete("/v1/municipalities/{municipality}/api-clients/{client}")]
@@ -303,19 +301,18 @@ pub async fn revoke_for_municipality(
 }
 
 /// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
+///
+/// Only the zone's zone_admin, as a person. A zone client may hold only the scopes that
+/// read no confidential record (`policies:read`, `quotes:write`): the zone has no
+/// payors of its own. Not written to the access log.
 #[utoipa::path(
     operation_id = "create_zone_api_client",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     request_body = ApiClientRequest,
     responses(
         (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`name` empty or too long, `scopes` empty, `scopes[i]` unknown or not a zone scope; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -336,20 +333,19 @@ pub async fn create_for_zone(
 }
 
 /// List the zone's API clients (never their secrets).
+///
+/// Only the zone's zone_admin, as a person. Revoked clients are listed too; secrets never are. Not
+/// written to the access log.
 #[utoipa::path(
     operation_id = "list_zone_api_clients",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         GrantListParams
     ),
     responses(
         (status = 200, description = "A page of clients, newest first", body = ApiClientList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -368,19 +364,19 @@ pub async fn list_for_zone(
 }
 
 /// Revoke an API client of the zone (idempotent); its tokens stop working.
+///
+/// Only the zone's zone_admin, as a person. Tokens already issued to the client are
+/// refused from their next request. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_zone_api_client",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         ("client" = String, Path, description = "Client id")
     ),
     responses(
-        (status = 204, description = "Revoked (or already revoked)"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone or client, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json")
+        (status = 204, description = "Revoked (or already revoked)")
     )
 )]
 #[delete("/v1/zones/{zone}/api-clients/{client}")]

@@ -174,20 +174,21 @@ pub(super) fn page_of(
 }
 
 /// Grant a municipality role to a user (created when the email has no account).
+///
+/// Only the municipality's clerk-treasurer, as a person. Roles: `clerk_treasurer`,
+/// `municipal_staff` (the clerk-treasurer's officers, employees and agents, Montello
+/// room tax, confidentiality ¶), `operator` (for one payor, named by `payor_id`) or
+/// `marketplace_provider`. An existing account keeps its password (the answer says
+/// whether the user was created). Not written to the access log.
 #[utoipa::path(
     operation_id = "create_municipality_grant",
     tag = "administration",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = GrantRequest,
     responses(
         (status = 201, description = "Granted", body = CreatedMunicipalityGrant),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The user already holds this role (for an operator: for this payor) here", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`role` not a municipality role, `payor_id` missing or not a payor here, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -222,20 +223,19 @@ pub async fn create(
 }
 
 /// List the municipality's role grants, active and revoked (filter with `active=true`).
+///
+/// Only the municipality's clerk-treasurer, as a person. Revoked grants are listed with their
+/// revocation time. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_municipality_grants",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         GrantListParams
     ),
     responses(
         (status = 200, description = "A page of grants, newest first", body = MunicipalityGrantList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -258,19 +258,20 @@ pub async fn list(
 }
 
 /// Revoke a role grant (idempotent: revoking a revoked grant changes nothing).
+///
+/// Only the municipality's clerk-treasurer, as a person. A clerk-treasurer may not
+/// revoke their own last clerk_treasurer grant here (409), so the municipality always
+/// keeps one. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_municipality_grant",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         ("grant" = String, Path, description = "Grant id")
     ),
     responses(
         (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or grant, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "This is the caller's own last clerk_treasurer grant here", body = Problem, content_type = "application/problem+json")
     )
 )]

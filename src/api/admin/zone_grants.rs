@@ -101,20 +101,19 @@ fn to_api((row, user): Shown) -> Result<ZoneGrant, ApiError> {
 }
 
 /// Grant a zone role to a user (created when the email has no account).
+///
+/// Only the zone's zone_admin, as a person. Roles: `commission_member`,
+/// `tourism_entity` or `zone_admin`; none of them sees an operator's confidential data.
+/// An existing account keeps its password. Not written to the access log.
 #[utoipa::path(
     operation_id = "create_zone_grant",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     request_body = ZoneGrantRequest,
     responses(
         (status = 201, description = "Granted", body = CreatedZoneGrant),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The user already holds this role in the zone", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`role` not a zone role, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -146,20 +145,19 @@ pub async fn create(
 }
 
 /// List the zone's role grants, active and revoked (filter with `active=true`).
+///
+/// Only the zone's zone_admin, as a person. Revoked grants are listed with their revocation time.
+/// Not written to the access log.
 #[utoipa::path(
     operation_id = "list_zone_grants",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         GrantListParams
     ),
     responses(
         (status = 200, description = "A page of grants, newest first", body = ZoneGrantList),
-        (status = 400, description = "Unparseable parameter", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -182,19 +180,19 @@ pub async fn list(
 }
 
 /// Revoke a zone role grant (idempotent: revoking a revoked grant changes nothing).
+///
+/// Only the zone's zone_admin, as a person. A zone admin may not revoke their own last
+/// zone_admin grant in the zone (409). Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_zone_grant",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         ("grant" = String, Path, description = "Grant id")
     ),
     responses(
         (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone or grant, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "This is the caller's own last zone_admin grant in the zone", body = Problem, content_type = "application/problem+json")
     )
 )]

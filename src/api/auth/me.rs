@@ -13,7 +13,7 @@ use crate::{
     app::AppState,
     auth::Role,
     db,
-    error::{ApiError, Problem},
+    error::ApiError,
     tenancy::{Caller, Subject},
 };
 
@@ -61,13 +61,16 @@ pub struct Me {
 }
 
 /// The caller's identity, role grants and disclosures.
+///
+/// Any signed-in caller, person or API client: who the token belongs to, the role
+/// grants in force and the disclosure grants (court orders, legal duties) it holds. Not
+/// written to the access log.
 #[utoipa::path(
     operation_id = "get_me",
     tag = "auth",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The caller", body = Me),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The caller", body = Me)
     )
 )]
 #[get("/v1/me")]

@@ -33,6 +33,9 @@ pub struct TokenResponse {
 }
 
 /// The public keys access tokens are signed with (RFC 7517).
+///
+/// Public, no sign-in: the Ed25519 keys (EdDSA) a resource server needs to check access
+/// tokens issued here. Not written to the access log.
 #[utoipa::path(
     operation_id = "get_jwks",
     tag = "auth",

@@ -95,6 +95,11 @@ fn parse_body(req: &HttpRequest, body: &[u8]) -> Result<ClientCredentialsRequest
 }
 
 /// Get an access token for a registered API client.
+///
+/// Public (the client authenticates with its id and secret, in the body or with HTTP
+/// Basic): the OAuth 2.0 client credentials grant (RFC 6749 § 4.4). The token is
+/// confined to the client's one municipality or zone and to the scopes asked for, among
+/// those registered. Not written to the access log.
 #[utoipa::path(
     operation_id = "client_credentials_token",
     tag = "auth",

@@ -42,6 +42,11 @@ pub struct ChangePasswordRequest {
 }
 
 /// Change the caller's own password; every refresh token of the caller is revoked.
+///
+/// Any signed-in person (an API client has no password). The current password is
+/// required; the new one follows the password policy (at least 12 characters). Every
+/// refresh token of the account is revoked; access tokens expire within minutes. Failed
+/// attempts are rate-limited.
 #[utoipa::path(
     operation_id = "change_my_password",
     tag = "auth",
@@ -49,7 +54,6 @@ pub struct ChangePasswordRequest {
     request_body = ChangePasswordRequest,
     responses(
         (status = 204, description = "Password changed; every refresh token of the caller is revoked (sign in again everywhere)"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "An API client has no password", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The password was changed concurrently; try again", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`current_password` is not correct, or `new_password` breaks the password policy or equals the current one", body = Problem, content_type = "application/problem+json"),

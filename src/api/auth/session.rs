@@ -97,6 +97,11 @@ pub(super) fn peer_ip(req: &HttpRequest) -> std::net::IpAddr {
 }
 
 /// Sign in with email and password.
+///
+/// Public. A wrong email and a wrong password answer the same 401; attempts are
+/// rate-limited per account and address. An account with no active role grant or
+/// disclosure gets no tokens. The access token lives minutes; the refresh token rotates
+/// on each use.
 #[utoipa::path(
     operation_id = "sign_in",
     tag = "auth",
@@ -163,6 +168,10 @@ enum RefreshOutcome {
 }
 
 /// Exchange a refresh token for new tokens (the old one is spent).
+///
+/// Public (the refresh token is the credential). Each refresh token works once: using a
+/// spent one revokes its whole session (token theft detection). Refused when the
+/// account no longer holds any active grant or disclosure.
 #[utoipa::path(
     operation_id = "refresh_tokens",
     tag = "auth",
@@ -221,6 +230,9 @@ pub async fn refresh(
 }
 
 /// Sign out: revoke the refresh token's whole session (idempotent).
+///
+/// Public (the refresh token is the credential). Revokes every refresh token of the
+/// session; access tokens already issued expire within minutes.
 #[utoipa::path(
     operation_id = "sign_out",
     tag = "auth",

@@ -35,19 +35,20 @@ use crate::{
 pub use crate::domain::disclosure::{DisclosureBasis, MAX_PAYORS, MAX_TERM_DAYS};
 
 /// Record a court order or legal duty: read-only access for one user to named payors until expiry.
+///
+/// Only the municipality's clerk-treasurer, as a person. The grantee reads the named
+/// payors, read-only, until `expires_at`, citing the order or duty (Montello room tax,
+/// confidentiality ¶: information may be divulged by an order of a court or for duties
+/// imposed by law). Every read under the grant is written to the access log with it as
+/// the basis.
 #[utoipa::path(
     operation_id = "create_disclosure",
     tag = "disclosures",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = DisclosureRequest,
     responses(
         (status = 201, description = "Recorded; the grantee can read the named payors until expiry", body = Disclosure),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`grantee_email` not a user, `payor_ids[i]` not a payor here, `expires_at` past or too far, ...); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -81,20 +82,19 @@ pub async fn create(
 }
 
 /// List the municipality's disclosure grants, in force, expired and revoked (filter with `active=true`).
+///
+/// Only the municipality's clerk-treasurer, as a person. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_disclosures",
     tag = "disclosures",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         DisclosureListParams
     ),
     responses(
         (status = 200, description = "A page of disclosure grants, newest first", body = DisclosureList),
         (status = 400, description = "Unparseable parameter, or a `cursor` this service did not return", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`limit` out of range", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -134,19 +134,19 @@ pub async fn list(
 }
 
 /// Revoke a disclosure grant (idempotent): the grantee's access ends at its next request.
+///
+/// Only the municipality's clerk-treasurer, as a person. Revoking a revoked or expired
+/// grant changes nothing. Not written to the access log.
 #[utoipa::path(
     operation_id = "revoke_disclosure",
     tag = "disclosures",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         ("disclosure" = String, Path, description = "Disclosure grant id")
     ),
     responses(
-        (status = 204, description = "Revoked (or already revoked)"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or disclosure grant, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json")
+        (status = 204, description = "Revoked (or already revoked)")
     )
 )]
 #[delete("/v1/municipalities/{municipality}/disclosures/{disclosure}")]

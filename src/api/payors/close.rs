@@ -26,13 +26,17 @@ use crate::{
 };
 
 /// Record the date a payor closes or closed (needs `If-Match`).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. `closed_on`
+/// may be in the future: the payor is `closing` until that day, `closed` from it.
+/// Written to the access log (`payor`, `close`). Needs `If-Match` with the payor's
+/// current ETag.
 #[utoipa::path(
     operation_id = "close_payor",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)"),
+        crate::api::params::PayorPath,
         ("If-Match" = String, Header, description = IF_MATCH_DOC)
     ),
     request_body = CloseRequest,
@@ -40,15 +44,8 @@ use crate::{
         (status = 200, description = "Closed; the body is the payor as now stored", body = Payor,
             headers(("ETag" = String, description = "Strong entity tag of the new version"))),
         (status = 400, description = "Malformed JSON, unknown field or a date that does not parse", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow closing payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or payor, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The payor already has a closing date", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another version: read the payor again", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`closed_on` is missing", body = Problem, content_type = "application/problem+json"),
-        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "`closed_on` is missing", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/close")]

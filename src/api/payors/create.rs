@@ -26,11 +26,16 @@ use crate::{
 };
 
 /// Register a payor (a business that owes the tax) in the municipality.
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. Fields are
+/// checked by the registry rules; the annual election must be one the municipality's
+/// policy allows (Hayward room tax: the calendar year only). Written to the access log
+/// (`payor`, `create`).
 #[utoipa::path(
     operation_id = "create_payor",
     tag = "payors",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `montello`")),
+    params(crate::api::params::MunicipalityPath),
     request_body = NewPayor,
     responses(
         (status = 201, description = "Registered; the body is the new payor", body = Payor,
@@ -38,12 +43,6 @@ use crate::{
                 ("Location" = String, description = "Path of the new payor"),
                 ("ETag" = String, description = "Strong entity tag of the new version, `\"1\"`")
             )),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow registering payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (a fiscal `annual_election` where the ordinance allows only a calendar year included); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]

@@ -77,20 +77,24 @@ impl PayorListParams {
 }
 
 /// List the payors the caller may see (each one listed is written to the access log).
+///
+/// Clerk-treasurer, municipal staff and an API client with `payors:read` or
+/// `payors:write` see every payor; an operator only its own; a disclosure grantee only
+/// the payors its active grants name. Filters: name (case-insensitive), status. Every
+/// payor on the page is written to the access log (Montello room tax, confidentiality
+/// ¶).
 #[utoipa::path(
     operation_id = "list_payors",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
+        crate::api::params::MunicipalityPath,
         PayorListParams
     ),
     responses(
         (status = 200, description = "A page of payors", body = PayorList),
         (status = 400, description = "Unparseable or unknown parameter, or a `cursor` this service did not return", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller may see no payor in it", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Parameter out of range", body = Problem, content_type = "application/problem+json")
+        (status = 404, description = "No such municipality, or the caller may see no payor in it", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[get("/v1/municipalities/{municipality}/payors")]

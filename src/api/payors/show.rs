@@ -13,24 +13,27 @@ use super::{Payor, precondition::etag, today};
 use crate::{
     api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     usecases::payors::{Actor, registry},
 };
 
 /// One payor with its establishments (each read is written to the access log).
+///
+/// Whoever may read it: clerk-treasurer, municipal staff, an API client with
+/// `payors:read` or `payors:write`, the payor's own operator, or a disclosure grantee
+/// for that payor (read-only); anyone else gets 404, as for a payor that does not
+/// exist. Written to the access log (`payor`, `read`; Montello room tax,
+/// confidentiality ¶).
 #[utoipa::path(
     operation_id = "get_payor",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)")
+        crate::api::params::PayorPath
     ),
     responses(
         (status = 200, description = "The payor", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the payor's version, e.g. `\"3\"`"))),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or payor, or the caller may not see it", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the payor's version, e.g. `\"3\"`")))
     )
 )]
 #[get("/v1/municipalities/{municipality}/payors/{payor}")]

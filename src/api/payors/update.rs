@@ -24,34 +24,28 @@ use crate::{
         extract::ApiJson,
     },
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     tenancy::Action,
     usecases::payors::{Actor, registry},
 };
 
 /// Change a payor's fields (needs `If-Match`).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. Only the
+/// fields sent change; required fields cannot be cleared. Written to the access log
+/// (`payor`, `update`). Needs `If-Match` with the payor's current ETag.
 #[utoipa::path(
     operation_id = "update_payor",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)"),
+        crate::api::params::PayorPath,
         ("If-Match" = String, Header, description = IF_MATCH_DOC)
     ),
     request_body = PayorPatch,
     responses(
         (status = 200, description = "Changed; the body is the payor as now stored", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the new version"))),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow changing payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or payor, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another version: read the payor again", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json"),
-        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the new version")))
     )
 )]
 #[patch("/v1/municipalities/{municipality}/payors/{payor}")]

@@ -15,16 +15,16 @@ use crate::{
 };
 
 /// The invitations addressed to the municipality, answered ones included.
+///
+/// Only the municipality's clerk-treasurer, as a person. Pending, accepted, declined
+/// and withdrawn invitations, newest first. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_municipality_zone_invitations",
     tag = "administration",
     security(("bearer" = [])),
-    params(("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`")),
+    params(crate::api::params::MunicipalityPath),
     responses(
-        (status = 200, description = "The invitations, newest first", body = ZoneInvitationList),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, or the caller has no relation to it", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The invitations, newest first", body = ZoneInvitationList)
     )
 )]
 #[get("/v1/municipalities/{municipality}/zone-invitations")]
@@ -81,18 +81,20 @@ async fn respond(
 }
 
 /// Accept: the municipality becomes a member from the proposed day, or from the first day of this month if that is later. No request body.
+///
+/// Only the municipality's clerk-treasurer, as a person: joining a zone takes both
+/// sides. Every member of a zone levies the same rate (Wis. Stat. § 66.0615), and a
+/// municipality belongs to one zone at a time. Not written to the access log.
 #[utoipa::path(
     operation_id = "accept_zone_invitation",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`"),
+        crate::api::params::MunicipalityPath,
         ("id" = String, Path, description = "Invitation id")
     ),
     responses(
         (status = 200, description = "The invitation, accepted, with the membership's first day in `joined_on`", body = ZoneInvitation),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`errors` names the rule: `invitation_pending` (already answered or withdrawn), `one_zone_at_a_time`, or `zone_same_rate` (Wis. Stat. § 66.0615: members levy one rate)", body = Problem, content_type = "application/problem+json")
     )
@@ -107,18 +109,19 @@ pub async fn accept(
 }
 
 /// Decline: nothing changes but the invitation, which stays on record as `declined`. No request body.
+///
+/// Only the municipality's clerk-treasurer, as a person. Only a pending invitation can
+/// be declined. Not written to the access log.
 #[utoipa::path(
     operation_id = "decline_zone_invitation",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `westfield`"),
+        crate::api::params::MunicipalityPath,
         ("id" = String, Path, description = "Invitation id")
     ),
     responses(
         (status = 200, description = "The invitation, declined", body = ZoneInvitation),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here is not clerk_treasurer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already answered or withdrawn (rule `invitation_pending`)", body = Problem, content_type = "application/problem+json")
     )

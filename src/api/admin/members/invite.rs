@@ -32,20 +32,21 @@ pub struct InvitationRequest {
 }
 
 /// Invite an existing municipality into the zone (its clerk-treasurer accepts or declines).
+///
+/// Only the zone's zone_admin, as a person. The membership starts only when the municipality's
+/// clerk-treasurer accepts, from `joined_on` or the first day of the acceptance's month
+/// if later. Refused when the municipality's current rate differs from the zone's (Wis.
+/// Stat. § 66.0615: members levy one rate) or it already belongs to a zone. Not written
+/// to the access log.
 #[utoipa::path(
     operation_id = "invite_zone_member",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     request_body = InvitationRequest,
     responses(
         (status = 201, description = "The pending invitation", body = ZoneInvitation),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`errors` names the rule: `one_zone_at_a_time`, `zone_same_rate` (Wis. Stat. § 66.0615: members levy one rate) or `one_pending_invitation`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No such municipality (`existing_municipality`), or `joined_on` before this month (`not_before_acceptance_month`)", body = Problem, content_type = "application/problem+json")
     )
 )]
@@ -68,16 +69,16 @@ pub async fn invite(
 }
 
 /// Every invitation the zone sent, answered ones included.
+///
+/// Only the zone's zone_admin, as a person. Pending, accepted, declined and withdrawn invitations,
+/// newest first. Not written to the access log.
 #[utoipa::path(
     operation_id = "list_zone_invitations",
     tag = "administration",
     security(("bearer" = [])),
-    params(("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`")),
+    params(crate::api::params::ZonePath),
     responses(
-        (status = 200, description = "The zone's invitations, newest first", body = ZoneInvitationList),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such zone, or the caller has no relation to it", body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The zone's invitations, newest first", body = ZoneInvitationList)
     )
 )]
 #[get("/v1/zones/{zone}/invitations")]
@@ -95,18 +96,19 @@ pub async fn list(
 }
 
 /// Withdraw a pending invitation (it stays on record as `withdrawn`).
+///
+/// Only the zone's zone_admin, as a person. Only a pending invitation can be withdrawn. Not written
+/// to the access log.
 #[utoipa::path(
     operation_id = "withdraw_zone_invitation",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         ("id" = String, Path, description = "Invitation id")
     ),
     responses(
         (status = 200, description = "The invitation, now withdrawn", body = ZoneInvitation),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such zone or invitation of it, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The invitation was already answered (rule `invitation_pending`)", body = Problem, content_type = "application/problem+json")
     )

@@ -43,23 +43,24 @@ pub struct ZoneMembership {
 }
 
 /// Record that a member municipality leaves the zone.
+///
+/// Only the zone's zone_admin, as a person. `left_on` is the last day of membership; it may not fall
+/// in a period that has ended (forward-only, like policy versions), and from the next
+/// day the municipality's quotes send no share to the commission. Not written to the
+/// access log.
 #[utoipa::path(
     operation_id = "leave_zone",
     tag = "administration",
     security(("bearer" = [])),
     params(
-        ("zone" = String, Path, description = "Zone slug, e.g. `marquette-county`"),
+        crate::api::params::ZonePath,
         ("municipality" = String, Path, description = "Slug of the member municipality")
     ),
     request_body = LeaveRequest,
     responses(
         (status = 200, description = "The membership, now with its last day", body = ZoneMembership),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller is related to the zone but not its zone_admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such zone or municipality, the municipality was never a member, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The municipality has already left the zone (rule `open_membership`)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`left_on` not after the day it joined (`after_joined_on`), or in a period that has ended (`not_retroactive`)", body = Problem, content_type = "application/problem+json")
     )
 )]

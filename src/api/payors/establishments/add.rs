@@ -19,13 +19,17 @@ use crate::{
 };
 
 /// Add an establishment (a lodging place) to a payor.
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. The kind is
+/// one of the lodging places the ordinances define (hotel, motel, bed and breakfast,
+/// campground, short-term rental, ...); a closed payor gets no new establishment. The
+/// payor's ETag changes too. Written to the access log (`establishment`, `create`).
 #[utoipa::path(
     operation_id = "create_establishment",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)")
+        crate::api::params::PayorPath
     ),
     request_body = NewEstablishment,
     responses(
@@ -34,14 +38,7 @@ use crate::{
                 ("Location" = String, description = "Path of the new establishment"),
                 ("ETag" = String, description = "Strong entity tag of the establishment's version, `\"1\"`")
             )),
-        (status = 400, description = "Malformed JSON, unknown field or wrong type", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow changing payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality or payor, or the caller has no role in it", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The payor is closed", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
+        (status = 409, description = "The payor is closed", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/establishments")]

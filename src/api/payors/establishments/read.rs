@@ -8,25 +8,26 @@ use crate::{
         payors::{Establishment, precondition::etag, today},
     },
     app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     usecases::payors::{Actor, establishments},
 };
 
 /// One establishment of a payor (the read is written to the access log as a read of the payor).
+///
+/// Whoever may read the payor: clerk-treasurer, municipal staff, an API client with
+/// `payors:read` or `payors:write`, the payor's own operator, or a disclosure grantee
+/// for that payor (read-only). Written to the access log as a read of the payor
+/// (Montello room tax, confidentiality ¶).
 #[utoipa::path(
     operation_id = "get_establishment",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)"),
-        ("establishment" = String, Path, description = "Establishment id (UUID)")
+        crate::api::params::EstablishmentPath
     ),
     responses(
         (status = 200, description = "The establishment", body = Establishment,
-            headers(("ETag" = String, description = "Strong entity tag of the establishment's version, e.g. `\"2\"`"))),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, payor or establishment of that payor, or the caller may not see the payor", body = Problem, content_type = "application/problem+json")
+            headers(("ETag" = String, description = "Strong entity tag of the establishment's version, e.g. `\"2\"`")))
     )
 )]
 #[get("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}")]

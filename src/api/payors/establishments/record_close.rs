@@ -19,14 +19,16 @@ use crate::{
 };
 
 /// Record the date an establishment closes or closed (needs `If-Match` with its version).
+///
+/// Clerk-treasurer, municipal staff or an API client with `payors:write`. `closed_on`
+/// may be in the future and not before the opening date. The payor's ETag changes too.
+/// Written to the access log (`establishment`, `close`).
 #[utoipa::path(
     operation_id = "close_establishment",
     tag = "payors",
     security(("bearer" = [])),
     params(
-        ("municipality" = String, Path, description = "Municipality slug, e.g. `montello`"),
-        ("payor" = String, Path, description = "Payor id (UUID)"),
-        ("establishment" = String, Path, description = "Establishment id (UUID)"),
+        crate::api::params::EstablishmentPath,
         ("If-Match" = String, Header, description = IF_MATCH_DOC)
     ),
     request_body = CloseRequest,
@@ -34,15 +36,8 @@ use crate::{
         (status = 200, description = "Closed; the body is the establishment as now stored", body = Establishment,
             headers(("ETag" = String, description = "Strong entity tag of the establishment's new version"))),
         (status = 400, description = "Malformed JSON, unknown field or a date that does not parse", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No valid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's role here does not allow changing payors", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such municipality, payor or establishment of that payor, or the caller has no role in the municipality", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The establishment already has a closing date", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another version: read the establishment again", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`closed_on` is missing or before the opening date", body = Problem, content_type = "application/problem+json"),
-        (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "`closed_on` is missing or before the opening date", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}/close")]
