@@ -33,7 +33,8 @@ use crate::{
     },
     error::ApiError,
     tenancy::{
-        Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, Tenant, ZoneContext,
+        Action, Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, Tenant,
+        ZoneAction, ZoneContext,
     },
 };
 
@@ -232,6 +233,8 @@ fn segment(req: &HttpRequest, name: &'static str) -> Result<String, ApiError> {
 pub trait Place: Send + 'static {
     /// The path segment holding the tenant's slug (read by name).
     const SEGMENT: &'static str;
+    /// What a caller may be allowed to do in this kind of tenant.
+    type Action: Copy + Send + 'static;
     /// What the handler's closure receives.
     type Unit<'c>;
     /// Inside the open transaction, with row-level security set to the caller
@@ -243,6 +246,23 @@ pub trait Place: Send + 'static {
         slug: &str,
         today: NaiveDate,
     ) -> Result<Self::Unit<'c>, ApiError>;
+    /// Authorise `action` in the unit (404 without a relation to the tenant,
+    /// 403 with one) and keep only what tenant-generic work needs.
+    fn authorise<'c>(
+        unit: Self::Unit<'c>,
+        action: Self::Action,
+    ) -> Result<Authorised<'c>, ApiError>;
+}
+
+/// A unit of work whose caller was allowed one action in its tenant: what
+/// code written once for both kinds of tenant receives.
+pub struct Authorised<'c> {
+    /// The open transaction (row-level security: the caller in this tenant).
+    pub conn: &'c mut DbConn,
+    /// The tenant.
+    pub tenant: Tenant,
+    /// The caller.
+    pub caller: Caller,
 }
 
 /// An authenticated caller inside the tenant named by the path.
@@ -303,6 +323,36 @@ impl<P: Place> InTenant<P> {
         self.unit(state, Mode::Write, work).await
     }
 
+    /// One read unit of work here whose caller must be allowed `action` first.
+    pub async fn read_as<T, F>(
+        self,
+        state: &AppState,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(Authorised<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.read(state, move |unit| work(P::authorise(unit, action)?))
+            .await
+    }
+
+    /// One write unit of work here whose caller must be allowed `action` first.
+    pub async fn write_as<T, F>(
+        self,
+        state: &AppState,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(Authorised<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.write(state, move |unit| work(P::authorise(unit, action)?))
+            .await
+    }
+
     async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
@@ -336,6 +386,7 @@ pub struct MunicipalUnit<'c> {
 
 impl Place for Municipality {
     const SEGMENT: &'static str = "municipality";
+    type Action = Action;
     type Unit<'c> = MunicipalUnit<'c>;
 
     fn enter<'c>(
@@ -357,6 +408,15 @@ impl Place for Municipality {
             municipality,
         })
     }
+
+    fn authorise<'c>(unit: Self::Unit<'c>, action: Action) -> Result<Authorised<'c>, ApiError> {
+        unit.ctx.require(action)?;
+        Ok(Authorised {
+            conn: unit.conn,
+            tenant: unit.ctx.tenant(),
+            caller: unit.ctx.caller,
+        })
+    }
 }
 
 /// The zone named by `{zone}`.
@@ -375,6 +435,7 @@ pub struct ZoneUnit<'c> {
 
 impl Place for Zone {
     const SEGMENT: &'static str = "zone";
+    type Action = ZoneAction;
     type Unit<'c> = ZoneUnit<'c>;
 
     fn enter<'c>(
@@ -392,5 +453,14 @@ impl Place for Zone {
         let ctx = caller.in_zone(zone.id, &members);
         db::rls::apply(conn, &ctx.db_scope())?;
         Ok(ZoneUnit { conn, ctx, zone })
+    }
+
+    fn authorise<'c>(unit: Self::Unit<'c>, action: ZoneAction) -> Result<Authorised<'c>, ApiError> {
+        unit.ctx.require(action)?;
+        Ok(Authorised {
+            conn: unit.conn,
+            tenant: unit.ctx.tenant(),
+            caller: unit.ctx.caller,
+        })
     }
 }
