@@ -2,8 +2,8 @@
 //!
 //! Contract: the extractors touch no database. [`Authenticated`] verifies the
 //! bearer token (EdDSA only, `exp`, `iat`, `iss`, `aud`, `sub` required; any
-//! fault is a 401); [`InMunicipality`] and [`InZone`] add the slug of the
-//! `{municipality}` / `{zone}` path segment (by name, never by position). No
+//! fault is a 401); [`InMunicipality`] and [`InZone`] (one [`InTenant`] over a
+//! [`Place`]) add the slug of the `{municipality}` / `{zone}` path segment (by name, never by position). No
 //! handler reads tenant ids from anywhere else.
 //!
 //! The handler then opens exactly one unit of work, `read` or `write` (see
@@ -16,10 +16,13 @@
 //! connection and the tenant context ([`MunicipalUnit`], [`ZoneUnit`],
 //! [`CallerUnit`]) and authorises first through it.
 
-use std::future::{Ready, ready};
+use std::{
+    future::{Ready, ready},
+    marker::PhantomData,
+};
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
-use chrono::Utc;
+use chrono::{NaiveDate, Utc};
 
 use crate::{
     app::AppState,
@@ -30,7 +33,8 @@ use crate::{
     },
     error::ApiError,
     tenancy::{
-        Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, Tenant, ZoneContext,
+        Action, Caller, DbScope, DisclosureRef, GrantRef, MunicipalityContext, Subject, Tenant,
+        ZoneAction, ZoneContext,
     },
 };
 
@@ -223,12 +227,152 @@ fn segment(req: &HttpRequest, name: &'static str) -> Result<String, ApiError> {
         .ok_or_else(|| ApiError::internal(format!("route lacks {{{name}}}")))
 }
 
-/// An authenticated caller inside the municipality named by the path.
+/// A kind of tenant a request can run inside: the path segment that names it
+/// and how the unit of work enters it. [`Municipality`] and [`Zone`] are the
+/// two; [`InTenant`] is the one extractor and unit-of-work core over both.
+pub trait Place: Send + 'static {
+    /// The path segment holding the tenant's slug (read by name).
+    const SEGMENT: &'static str;
+    /// What a caller may be allowed to do in this kind of tenant.
+    type Action: Copy + Send + 'static;
+    /// What the handler's closure receives.
+    type Unit<'c>;
+    /// Inside the open transaction, with row-level security set to the caller
+    /// alone: find the tenant by `slug` (404 when there is none), build the
+    /// caller's context in it, widen row-level security to that context.
+    fn enter<'c>(
+        conn: &'c mut DbConn,
+        caller: Caller,
+        slug: &str,
+        today: NaiveDate,
+    ) -> Result<Self::Unit<'c>, ApiError>;
+    /// Authorise `action` in the unit (404 without a relation to the tenant,
+    /// 403 with one) and keep only what tenant-generic work needs.
+    fn authorise<'c>(
+        unit: Self::Unit<'c>,
+        action: Self::Action,
+    ) -> Result<Authorised<'c>, ApiError>;
+}
+
+/// A unit of work whose caller was allowed one action in its tenant: what
+/// code written once for both kinds of tenant receives.
+pub struct Authorised<'c> {
+    /// The open transaction (row-level security: the caller in this tenant).
+    pub conn: &'c mut DbConn,
+    /// The tenant.
+    pub tenant: Tenant,
+    /// The caller.
+    pub caller: Caller,
+}
+
+/// An authenticated caller inside the tenant named by the path.
 #[derive(Debug, Clone)]
-pub struct InMunicipality {
+pub struct InTenant<P> {
     caller: Authenticated,
     slug: String,
+    place: PhantomData<fn() -> P>,
 }
+
+/// An authenticated caller inside the municipality named by the path.
+pub type InMunicipality = InTenant<Municipality>;
+
+/// An authenticated caller inside the zone named by the path.
+pub type InZone = InTenant<Zone>;
+
+impl<P: Place> FromRequest for InTenant<P> {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        ready(
+            Authenticated::from_request(req, payload)
+                .into_inner()
+                .and_then(|caller| {
+                    Ok(Self {
+                        caller,
+                        slug: segment(req, P::SEGMENT)?,
+                        place: PhantomData,
+                    })
+                }),
+        )
+    }
+}
+
+impl<P: Place> InTenant<P> {
+    /// The tenant's slug, as the path gave it (equal to the stored slug once
+    /// the unit of work has found the tenant).
+    pub fn slug(&self) -> &str {
+        &self.slug
+    }
+
+    /// One read unit of work here (no SQLite write lock; READ ONLY on PostgreSQL).
+    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, Mode::Read, work).await
+    }
+
+    /// One write unit of work here.
+    pub async fn write<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, Mode::Write, work).await
+    }
+
+    /// One read unit of work here whose caller must be allowed `action` first.
+    pub async fn read_as<T, F>(
+        self,
+        state: &AppState,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(Authorised<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.read(state, move |unit| work(P::authorise(unit, action)?))
+            .await
+    }
+
+    /// One write unit of work here whose caller must be allowed `action` first.
+    pub async fn write_as<T, F>(
+        self,
+        state: &AppState,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(Authorised<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.write(state, move |unit| work(P::authorise(unit, action)?))
+            .await
+    }
+
+    async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        let Self { caller, slug, .. } = self;
+        let today = Utc::now().date_naive();
+        state
+            .db
+            .run_in(mode, move |conn| {
+                let caller = caller.load(conn)?;
+                work(P::enter(conn, caller, &slug, today)?)
+            })
+            .await
+    }
+}
+
+/// The municipality named by `{municipality}`.
+#[derive(Debug, Clone, Copy)]
+pub enum Municipality {}
 
 /// The unit of work of a request inside a municipality.
 pub struct MunicipalUnit<'c> {
@@ -240,83 +384,44 @@ pub struct MunicipalUnit<'c> {
     pub municipality: MunicipalityRow,
 }
 
-impl FromRequest for InMunicipality {
-    type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
+impl Place for Municipality {
+    const SEGMENT: &'static str = "municipality";
+    type Action = Action;
+    type Unit<'c> = MunicipalUnit<'c>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        ready(
-            Authenticated::from_request(req, payload)
-                .into_inner()
-                .and_then(|caller| {
-                    Ok(Self {
-                        caller,
-                        slug: segment(req, "municipality")?,
-                    })
-                }),
-        )
+    fn enter<'c>(
+        conn: &'c mut DbConn,
+        caller: Caller,
+        slug: &str,
+        today: NaiveDate,
+    ) -> Result<MunicipalUnit<'c>, ApiError> {
+        let municipality = db::municipalities::require(conn, slug)?;
+        let zone_id = db::municipalities::memberships_on(conn, &[municipality.id], today)?
+            .into_iter()
+            .next()
+            .map(|(membership, _)| membership.zone_id);
+        let ctx = caller.in_municipality(municipality.id, zone_id);
+        db::rls::apply(conn, &ctx.db_scope())?;
+        Ok(MunicipalUnit {
+            conn,
+            ctx,
+            municipality,
+        })
+    }
+
+    fn authorise<'c>(unit: Self::Unit<'c>, action: Action) -> Result<Authorised<'c>, ApiError> {
+        unit.ctx.require(action)?;
+        Ok(Authorised {
+            conn: unit.conn,
+            tenant: unit.ctx.tenant(),
+            caller: unit.ctx.caller,
+        })
     }
 }
 
-impl InMunicipality {
-    /// The municipality's slug, as the path gave it (equal to the stored slug
-    /// once the unit of work has found the municipality).
-    pub fn slug(&self) -> &str {
-        &self.slug
-    }
-
-    /// One read unit of work here (no SQLite write lock; READ ONLY on PostgreSQL).
-    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<T, ApiError> + Send + 'static,
-    {
-        self.unit(state, Mode::Read, work).await
-    }
-
-    /// One write unit of work here.
-    pub async fn write<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<T, ApiError> + Send + 'static,
-    {
-        self.unit(state, Mode::Write, work).await
-    }
-
-    async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<T, ApiError> + Send + 'static,
-    {
-        let Self { caller, slug } = self;
-        let today = Utc::now().date_naive();
-        state
-            .db
-            .run_in(mode, move |conn| {
-                let caller = caller.load(conn)?;
-                let municipality = db::municipalities::require(conn, &slug)?;
-                let zone_id = db::municipalities::memberships_on(conn, &[municipality.id], today)?
-                    .into_iter()
-                    .next()
-                    .map(|(membership, _)| membership.zone_id);
-                let ctx = caller.in_municipality(municipality.id, zone_id);
-                db::rls::apply(conn, &ctx.db_scope())?;
-                work(MunicipalUnit {
-                    conn,
-                    ctx,
-                    municipality,
-                })
-            })
-            .await
-    }
-}
-
-/// An authenticated caller inside the zone named by the path.
-#[derive(Debug, Clone)]
-pub struct InZone {
-    caller: Authenticated,
-    slug: String,
-}
+/// The zone named by `{zone}`.
+#[derive(Debug, Clone, Copy)]
+pub enum Zone {}
 
 /// The unit of work of a request inside a zone.
 pub struct ZoneUnit<'c> {
@@ -328,64 +433,34 @@ pub struct ZoneUnit<'c> {
     pub zone: ZoneRow,
 }
 
-impl FromRequest for InZone {
-    type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
+impl Place for Zone {
+    const SEGMENT: &'static str = "zone";
+    type Action = ZoneAction;
+    type Unit<'c> = ZoneUnit<'c>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        ready(
-            Authenticated::from_request(req, payload)
-                .into_inner()
-                .and_then(|caller| {
-                    Ok(Self {
-                        caller,
-                        slug: segment(req, "zone")?,
-                    })
-                }),
-        )
-    }
-}
-
-impl InZone {
-    /// One read unit of work here.
-    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: for<'c> FnOnce(ZoneUnit<'c>) -> Result<T, ApiError> + Send + 'static,
-    {
-        self.unit(state, Mode::Read, work).await
+    fn enter<'c>(
+        conn: &'c mut DbConn,
+        caller: Caller,
+        slug: &str,
+        today: NaiveDate,
+    ) -> Result<ZoneUnit<'c>, ApiError> {
+        let zone = db::zones::by_slug(conn, slug)?.ok_or(ApiError::NotFound("zone"))?;
+        let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
+            .into_iter()
+            .filter(|(m, _)| m.joined_on <= today && m.left_on.is_none_or(|l| l >= today))
+            .map(|(m, _)| m.municipality_id)
+            .collect();
+        let ctx = caller.in_zone(zone.id, &members);
+        db::rls::apply(conn, &ctx.db_scope())?;
+        Ok(ZoneUnit { conn, ctx, zone })
     }
 
-    /// One write unit of work here.
-    pub async fn write<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: for<'c> FnOnce(ZoneUnit<'c>) -> Result<T, ApiError> + Send + 'static,
-    {
-        self.unit(state, Mode::Write, work).await
-    }
-
-    async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: for<'c> FnOnce(ZoneUnit<'c>) -> Result<T, ApiError> + Send + 'static,
-    {
-        let Self { caller, slug } = self;
-        let today = Utc::now().date_naive();
-        state
-            .db
-            .run_in(mode, move |conn| {
-                let caller = caller.load(conn)?;
-                let zone = db::zones::by_slug(conn, &slug)?.ok_or(ApiError::NotFound("zone"))?;
-                let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
-                    .into_iter()
-                    .filter(|(m, _)| m.joined_on <= today && m.left_on.is_none_or(|l| l >= today))
-                    .map(|(m, _)| m.municipality_id)
-                    .collect();
-                let ctx = caller.in_zone(zone.id, &members);
-                db::rls::apply(conn, &ctx.db_scope())?;
-                work(ZoneUnit { conn, ctx, zone })
-            })
-            .await
+    fn authorise<'c>(unit: Self::Unit<'c>, action: ZoneAction) -> Result<Authorised<'c>, ApiError> {
+        unit.ctx.require(action)?;
+        Ok(Authorised {
+            conn: unit.conn,
+            tenant: unit.ctx.tenant(),
+            caller: unit.ctx.caller,
+        })
     }
 }

@@ -25,43 +25,35 @@ diesel::define_sql_function! {
     fn substr(text: diesel::sql_types::Text, start: diesel::sql_types::Integer, length: diesel::sql_types::Integer) -> diesel::sql_types::Text;
 }
 
-/// The column types of [`PayorRow`], in its field order.
-type PayorColumns = (
-    payors::municipality_id,
-    payors::id,
-    payors::legal_name,
-    payors::dba,
-    payors::contact_name,
-    payors::contact_email,
-    payors::contact_phone,
-    payors::mailing_address,
-    payors::seller_permit,
-    payors::annual_election,
-    payors::fiscal_year_end_month,
-    payors::closed_on,
-    payors::version,
-    payors::created_at,
-    payors::updated_at,
-);
+/// The columns of [`PayorRow`], in its field order: one list, used as the
+/// type and as the value.
+macro_rules! payor_columns {
+    () => {
+        (
+            payors::municipality_id,
+            payors::id,
+            payors::legal_name,
+            payors::dba,
+            payors::contact_name,
+            payors::contact_email,
+            payors::contact_phone,
+            payors::mailing_address,
+            payors::seller_permit,
+            payors::annual_election,
+            payors::fiscal_year_end_month,
+            payors::closed_on,
+            payors::version,
+            payors::created_at,
+            payors::updated_at,
+        )
+    };
+}
 
-/// The columns of [`PayorRow`], in its field order.
-const PAYOR_COLUMNS: PayorColumns = (
-    payors::municipality_id,
-    payors::id,
-    payors::legal_name,
-    payors::dba,
-    payors::contact_name,
-    payors::contact_email,
-    payors::contact_phone,
-    payors::mailing_address,
-    payors::seller_permit,
-    payors::annual_election,
-    payors::fiscal_year_end_month,
-    payors::closed_on,
-    payors::version,
-    payors::created_at,
-    payors::updated_at,
-);
+/// The column types of [`PayorRow`].
+type PayorColumns = payor_columns!();
+
+/// The columns of [`PayorRow`].
+const PAYOR_COLUMNS: PayorColumns = payor_columns!();
 
 /// Which payors a list returns.
 #[derive(Debug, Clone, Default)]

@@ -369,9 +369,14 @@ pub fn decline(
     by: &str,
     now: NaiveDateTime,
 ) -> Result<Invitation, ApiError> {
-    let invitation = load(conn, id, Side::Municipality(municipality))?;
-    invitation.status()?.answer(InvitationStatus::Declined)?;
-    answer(conn, invitation, InvitationStatus::Declined, by, now, None)
+    end_pending(
+        conn,
+        Side::Municipality(municipality),
+        id,
+        InvitationStatus::Declined,
+        by,
+        now,
+    )
 }
 
 /// The zone withdraws a pending invitation (it stays on record).
@@ -382,9 +387,29 @@ pub fn withdraw(
     by: &str,
     now: NaiveDateTime,
 ) -> Result<Invitation, ApiError> {
-    let invitation = load(conn, id, Side::Zone(zone))?;
-    invitation.status()?.answer(InvitationStatus::Withdrawn)?;
-    answer(conn, invitation, InvitationStatus::Withdrawn, by, now, None)
+    end_pending(
+        conn,
+        Side::Zone(zone),
+        id,
+        InvitationStatus::Withdrawn,
+        by,
+        now,
+    )
+}
+
+/// Answer a pending invitation one side can see with `to`, a status that
+/// changes no membership (declined, withdrawn).
+fn end_pending(
+    conn: &mut DbConn,
+    side: Side<'_>,
+    id: &str,
+    to: InvitationStatus,
+    by: &str,
+    now: NaiveDateTime,
+) -> Result<Invitation, ApiError> {
+    let invitation = load(conn, id, side)?;
+    invitation.status()?.answer(to)?;
+    answer(conn, invitation, to, by, now, None)
 }
 
 /// The member with this slug leaves the zone after `left_on`, its last day inside

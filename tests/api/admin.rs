@@ -9,7 +9,6 @@ mod api_clients;
 mod disclosures;
 mod grants;
 mod members;
-mod zone_grants;
 
 use serde_json::Value;
 

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use super::{GrantListParams, Page, utc};
 use crate::{
     api::{
-        caller::{InMunicipality, InZone, MunicipalUnit, ZoneUnit},
+        caller::{Authorised, InMunicipality, InTenant, InZone, Place},
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
@@ -206,6 +206,59 @@ fn revoke_in(conn: &mut DbConn, tenant: Tenant, client_id: &str) -> Result<(), A
     Ok(())
 }
 
+/// Register a client in the path's tenant: authorise, parse, 201 with the secret.
+async fn create_in<P: Place>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    body: Result<ApiJson<ApiClientRequest>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let created = here
+        .write_as(
+            state,
+            action,
+            move |Authorised {
+                      conn,
+                      tenant,
+                      caller,
+                  }| {
+                let ApiJson(body) = body?;
+                register(conn, tenant, caller.person_id()?, &body)
+            },
+        )
+        .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// A page of the path's tenant's clients, once authorised.
+async fn list_in<P: Place>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
+) -> Result<web::Json<ApiClientList>, ApiError> {
+    here.read_as(state, action, move |Authorised { conn, tenant, .. }| {
+        let ApiQuery(params) = params?;
+        list_of(conn, tenant, params).map(web::Json)
+    })
+    .await
+}
+
+/// Revoke a client of the path's tenant, once authorised: 204.
+async fn revoke_at<P: Place>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (_, client_id) = path.into_inner();
+    here.write_as(state, action, move |Authorised { conn, tenant, .. }| {
+        revoke_in(conn, tenant, &client_id)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
 /// Register an API client of the municipality; the response shows its secret, once.
 ///
 /// Only the municipality's clerk-treasurer, as a person (an API client may not register
@@ -228,14 +281,7 @@ pub async fn create_for_municipality(
     here: InMunicipality,
     body: Result<ApiJson<ApiClientRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::ManageApiClients)?;
-            let ApiJson(body) = body?;
-            register(conn, ctx.tenant(), ctx.caller.person_id()?, &body)
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+    create_in(&state, here, Action::ManageApiClients, body).await
 }
 
 /// List the municipality's API clients (never their secrets).
@@ -261,12 +307,7 @@ pub async fn list_for_municipality(
     here: InMunicipality,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
-    here.read(&state, move |MunicipalUnit { conn, ctx, .. }| {
-        ctx.require(Action::ManageApiClients)?;
-        let ApiQuery(params) = params?;
-        list_of(conn, ctx.tenant(), params).map(web::Json)
-    })
-    .await
+    list_in(&state, here, Action::ManageApiClients, params).await
 }
 
 /// Revoke an API client of the municipality (idempotent); its tokens stop working.
@@ -291,13 +332,7 @@ pub async fn revoke_for_municipality(
     here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, client_id) = path.into_inner();
-    here.write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-        ctx.require(Action::ManageApiClients)?;
-        revoke_in(conn, ctx.tenant(), &client_id)
-    })
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
+    revoke_at(&state, here, Action::ManageApiClients, path).await
 }
 
 /// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
@@ -322,14 +357,7 @@ pub async fn create_for_zone(
     here: InZone,
     body: Result<ApiJson<ApiClientRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
-            ctx.require(ZoneAction::ManageApiClients)?;
-            let ApiJson(body) = body?;
-            register(conn, ctx.tenant(), ctx.caller.person_id()?, &body)
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+    create_in(&state, here, ZoneAction::ManageApiClients, body).await
 }
 
 /// List the zone's API clients (never their secrets).
@@ -355,12 +383,7 @@ pub async fn list_for_zone(
     here: InZone,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ApiClientList>, ApiError> {
-    here.read(&state, move |ZoneUnit { conn, ctx, .. }| {
-        ctx.require(ZoneAction::ManageApiClients)?;
-        let ApiQuery(params) = params?;
-        list_of(conn, ctx.tenant(), params).map(web::Json)
-    })
-    .await
+    list_in(&state, here, ZoneAction::ManageApiClients, params).await
 }
 
 /// Revoke an API client of the zone (idempotent); its tokens stop working.
@@ -385,11 +408,5 @@ pub async fn revoke_for_zone(
     here: InZone,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, client_id) = path.into_inner();
-    here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
-        ctx.require(ZoneAction::ManageApiClients)?;
-        revoke_in(conn, ctx.tenant(), &client_id)
-    })
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
+    revoke_at(&state, here, ZoneAction::ManageApiClients, path).await
 }

@@ -10,7 +10,6 @@
 pub mod api_clients;
 pub mod grants;
 pub mod members;
-pub mod zone_grants;
 
 use std::collections::HashMap;
 

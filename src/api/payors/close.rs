@@ -7,22 +7,19 @@
 //! establishments are not closed with it (each has its own close). Answers
 //! 200 with the payor and its new `ETag`; the write is logged (action `close`).
 
-use actix_web::{HttpResponse, http::header, post, web};
+use actix_web::{HttpResponse, post, web};
 
 use super::{
     CloseRequest, IfMatch, Payor,
-    precondition::{IF_MATCH_DOC, etag},
+    precondition::IF_MATCH_DOC,
     today,
+    write::{self, PayorWrite},
 };
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-    },
+    api::{caller::InMunicipality, extract::ApiJson},
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::Action,
-    usecases::payors::{Actor, registry},
+    usecases::payors::registry,
 };
 
 /// Record the date a payor closes or closed (needs `If-Match`).
@@ -57,18 +54,17 @@ pub async fn close(
     body: Result<ApiJson<CloseRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id) = path.into_inner();
-    let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::WritePayors)?;
-            let ApiJson(body) = body?;
-            let closed_on = body.parse()?;
-            let precondition = if_match.required()?;
-            let actor = Actor::of(&ctx)?;
-            registry::close(conn, &ctx, &actor, &payor_id, &precondition, closed_on)
-        })
-        .await?;
+    let record = write::conditional(&state, here, if_match, body, move |w| {
+        let PayorWrite {
+            conn,
+            ctx,
+            actor,
+            input,
+            precondition,
+        } = w;
+        registry::close(conn, &ctx, &actor, &payor_id, &precondition, input)
+    })
+    .await?;
     let payor = Payor::from_record(record, today())?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(payor.version)))
-        .json(payor))
+    Ok(write::tagged(HttpResponse::Ok(), payor.version, &payor))
 }

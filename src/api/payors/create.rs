@@ -11,18 +11,15 @@ use actix_web::{HttpResponse, http::header, post, web};
 
 use super::{
     NewPayor, Payor,
-    precondition::{etag, payor_location},
+    precondition::payor_location,
     today,
+    write::{self, PayorWrite},
 };
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-    },
+    api::{caller::InMunicipality, extract::ApiJson},
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::Action,
-    usecases::payors::{Actor, registry},
+    usecases::payors::registry,
 };
 
 /// Register a payor (a business that owes the tax) in the municipality.
@@ -54,18 +51,19 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let slug = here.slug().to_owned();
     let today = today();
-    let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::WritePayors)?;
-            let ApiJson(body) = body?;
-            let new = body.parse()?;
-            let actor = Actor::of(&ctx)?;
-            registry::create(conn, &ctx, &actor, new, today)
-        })
-        .await?;
+    let record = write::unconditional(&state, here, body, move |w| {
+        let PayorWrite {
+            conn,
+            ctx,
+            actor,
+            input,
+            ..
+        } = w;
+        registry::create(conn, &ctx, &actor, input, today)
+    })
+    .await?;
     let payor = Payor::from_record(record, today)?;
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, payor_location(&slug, &payor.id)))
-        .insert_header((header::ETAG, etag(payor.version)))
-        .json(payor))
+    let mut response = HttpResponse::Created();
+    response.insert_header((header::LOCATION, payor_location(&slug, &payor.id)));
+    Ok(write::tagged(response, payor.version, &payor))
 }

@@ -43,6 +43,7 @@ pub mod requests;
 pub mod responses;
 pub mod show;
 pub mod update;
+pub mod write;
 
 pub use crate::domain::registry::{AnnualElection, EstablishmentKind, RegistryStatus};
 pub use precondition::IfMatch;

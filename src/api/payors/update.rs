@@ -11,22 +11,19 @@
 //! overwritten. Answers 200 with the payor and its new `ETag`; the write is
 //! logged (action `update`).
 
-use actix_web::{HttpResponse, http::header, patch, web};
+use actix_web::{HttpResponse, patch, web};
 
 use super::{
     IfMatch, Payor, PayorPatch,
-    precondition::{IF_MATCH_DOC, etag},
+    precondition::IF_MATCH_DOC,
     today,
+    write::{self, PayorWrite},
 };
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-    },
+    api::{caller::InMunicipality, extract::ApiJson},
     app::AppState,
     error::ApiError,
-    tenancy::Action,
-    usecases::payors::{Actor, registry},
+    usecases::payors::registry,
 };
 
 /// Change a payor's fields (needs `If-Match`).
@@ -58,18 +55,17 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id) = path.into_inner();
     let today = today();
-    let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::WritePayors)?;
-            let ApiJson(body) = body?;
-            let changes = body.parse()?;
-            let precondition = if_match.required()?;
-            let actor = Actor::of(&ctx)?;
-            registry::update(conn, &ctx, &actor, &payor_id, &precondition, changes, today)
-        })
-        .await?;
+    let record = write::conditional(&state, here, if_match, body, move |w| {
+        let PayorWrite {
+            conn,
+            ctx,
+            actor,
+            input,
+            precondition,
+        } = w;
+        registry::update(conn, &ctx, &actor, &payor_id, &precondition, input, today)
+    })
+    .await?;
     let payor = Payor::from_record(record, today)?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(payor.version)))
-        .json(payor))
+    Ok(write::tagged(HttpResponse::Ok(), payor.version, &payor))
 }

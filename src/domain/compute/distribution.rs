@@ -100,12 +100,9 @@ pub fn distribute_outside_zone(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::m;
     use crate::domain::presets::{hayward, montello};
     use proptest::prelude::*;
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     #[test]
     fn worked_examples() {

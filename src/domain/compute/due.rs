@@ -194,11 +194,8 @@ pub fn extended_filing_due_date(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::d;
     use crate::domain::presets::{hayward, montello};
-
-    fn d(s: &str) -> NaiveDate {
-        s.parse().unwrap()
-    }
 
     fn p(s: &str) -> Period {
         s.parse().unwrap()

@@ -204,11 +204,8 @@ pub fn confidentiality_forfeiture_limits(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::m;
     use crate::domain::presets::{hayward, montello};
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     fn rule_of<T: std::fmt::Debug>(result: Result<T, DomainError>) -> String {
         match result {

@@ -88,12 +88,9 @@ pub fn non_filer_estimate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::m;
     use crate::domain::presets::{hayward, montello};
     use proptest::prelude::*;
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     #[test]
     fn worked_examples() {

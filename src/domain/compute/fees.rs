@@ -177,16 +177,9 @@ pub fn late_payment_forfeiture(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::{d, m};
     use crate::domain::presets::{hayward, montello};
     use rust_decimal::Decimal;
-
-    fn d(s: &str) -> NaiveDate {
-        s.parse().unwrap()
-    }
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     #[test]
     fn late_filing_fee_examples() {

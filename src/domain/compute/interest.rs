@@ -158,15 +158,8 @@ pub fn refund_interest(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::{d, m};
     use crate::domain::presets::{hayward, montello};
-
-    fn d(s: &str) -> NaiveDate {
-        s.parse().unwrap()
-    }
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     #[test]
     fn month_counting() {

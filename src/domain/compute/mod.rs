@@ -40,3 +40,21 @@ use crate::domain::policy::Policy;
 pub(crate) fn no_provision(policy: &Policy) -> String {
     format!("{}: no such provision", policy.title)
 }
+
+/// Test values written as text: `m("12.34")` money, `d("2026-04-30")` a date.
+#[cfg(test)]
+pub(crate) mod test_values {
+    use chrono::NaiveDate;
+
+    use crate::domain::money::Money;
+
+    /// Money from its decimal text.
+    pub fn m(s: &str) -> Money {
+        Money::parse(s).unwrap()
+    }
+
+    /// A date from its ISO 8601 text.
+    pub fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+}

@@ -137,12 +137,9 @@ pub fn apply_payment(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::m;
     use crate::domain::presets::montello;
     use proptest::prelude::*;
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     fn charge(period: &str, kind: ChargeKind, amount: &str) -> Charge {
         Charge {

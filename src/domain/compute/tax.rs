@@ -61,12 +61,9 @@ pub fn tax_on_taxable(policy: &Policy, taxable: Money) -> Line {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::m;
     use crate::domain::presets::{hayward, montello};
     use proptest::prelude::*;
-
-    fn m(s: &str) -> Money {
-        Money::parse(s).unwrap()
-    }
 
     #[test]
     fn worked_examples() {

@@ -4,18 +4,18 @@ use actix_web::{HttpResponse, http::header, post, web};
 
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
+        caller::InMunicipality,
         extract::ApiJson,
         payors::{
             Establishment, NewEstablishment,
-            precondition::{establishment_location, etag},
+            precondition::establishment_location,
             today,
+            write::{self, PayorWrite},
         },
     },
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::Action,
-    usecases::payors::{Actor, establishments},
+    usecases::payors::establishments,
 };
 
 /// Add an establishment (a lodging place) to a payor.
@@ -51,19 +51,24 @@ pub async fn create(
     let slug = here.slug().to_owned();
     let (_, payor_id) = path.into_inner();
     let today = today();
-    let row = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::WritePayors)?;
-            let ApiJson(body) = body?;
-            let new = body.parse()?;
-            let actor = Actor::of(&ctx)?;
-            establishments::add(conn, &ctx, &actor, &payor_id, new, today)
-        })
-        .await?;
+    let row = write::unconditional(&state, here, body, move |w| {
+        let PayorWrite {
+            conn,
+            ctx,
+            actor,
+            input,
+            ..
+        } = w;
+        establishments::add(conn, &ctx, &actor, &payor_id, input, today)
+    })
+    .await?;
     let establishment = Establishment::from_row(row, today)?;
     let location = establishment_location(&slug, &establishment.payor_id, &establishment.id);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, location))
-        .insert_header((header::ETAG, etag(establishment.version)))
-        .json(establishment))
+    let mut response = HttpResponse::Created();
+    response.insert_header((header::LOCATION, location));
+    Ok(write::tagged(
+        response,
+        establishment.version,
+        &establishment,
+    ))
 }

@@ -1,21 +1,21 @@
 //! `PATCH .../payors/{payor}/establishments/{establishment}`: change an establishment.
 
-use actix_web::{HttpResponse, http::header, patch, web};
+use actix_web::{HttpResponse, patch, web};
 
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
+        caller::InMunicipality,
         extract::ApiJson,
         payors::{
             Establishment, EstablishmentPatch, IfMatch,
-            precondition::{IF_MATCH_DOC, etag},
+            precondition::IF_MATCH_DOC,
             today,
+            write::{self, PayorWrite},
         },
     },
     app::AppState,
     error::ApiError,
-    tenancy::Action,
-    usecases::payors::{Actor, establishments},
+    usecases::payors::establishments,
 };
 
 /// Change an establishment (needs `If-Match` with its version).
@@ -46,18 +46,21 @@ pub async fn update(
     body: Result<ApiJson<EstablishmentPatch>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id, id) = path.into_inner();
-    let row = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::WritePayors)?;
-            let ApiJson(body) = body?;
-            let changes = body.parse()?;
-            let precondition = if_match.required()?;
-            let actor = Actor::of(&ctx)?;
-            establishments::update(conn, &ctx, &actor, &payor_id, &id, &precondition, changes)
-        })
-        .await?;
+    let row = write::conditional(&state, here, if_match, body, move |w| {
+        let PayorWrite {
+            conn,
+            ctx,
+            actor,
+            input,
+            precondition,
+        } = w;
+        establishments::update(conn, &ctx, &actor, &payor_id, &id, &precondition, input)
+    })
+    .await?;
     let establishment = Establishment::from_row(row, today())?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(establishment.version)))
-        .json(establishment))
+    Ok(write::tagged(
+        HttpResponse::Ok(),
+        establishment.version,
+        &establishment,
+    ))
 }

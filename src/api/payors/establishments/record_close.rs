@@ -1,21 +1,21 @@
 //! `POST .../payors/{payor}/establishments/{establishment}/close`: record that an establishment closes or closed.
 
-use actix_web::{HttpResponse, http::header, post, web};
+use actix_web::{HttpResponse, post, web};
 
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
+        caller::InMunicipality,
         extract::ApiJson,
         payors::{
             CloseRequest, Establishment, IfMatch,
-            precondition::{IF_MATCH_DOC, etag},
+            precondition::IF_MATCH_DOC,
             today,
+            write::{self, PayorWrite},
         },
     },
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::Action,
-    usecases::payors::{Actor, establishments},
+    usecases::payors::establishments,
 };
 
 /// Record the date an establishment closes or closed (needs `If-Match` with its version).
@@ -49,18 +49,21 @@ pub async fn close(
     body: Result<ApiJson<CloseRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id, id) = path.into_inner();
-    let row = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::WritePayors)?;
-            let ApiJson(body) = body?;
-            let closed_on = body.parse()?;
-            let precondition = if_match.required()?;
-            let actor = Actor::of(&ctx)?;
-            establishments::close(conn, &ctx, &actor, &payor_id, &id, &precondition, closed_on)
-        })
-        .await?;
+    let row = write::conditional(&state, here, if_match, body, move |w| {
+        let PayorWrite {
+            conn,
+            ctx,
+            actor,
+            input,
+            precondition,
+        } = w;
+        establishments::close(conn, &ctx, &actor, &payor_id, &id, &precondition, input)
+    })
+    .await?;
     let establishment = Establishment::from_row(row, today())?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(establishment.version)))
-        .json(establishment))
+    Ok(write::tagged(
+        HttpResponse::Ok(),
+        establishment.version,
+        &establishment,
+    ))
 }

@@ -1,14 +1,5 @@
-//! `/v1/zones/{zone}/grants`: a zone admin manages the zone's people and
-//! their zone roles.
-//!
-//! Contract: zone_admin of this zone only (`ZoneAction::ManageUsers`: other
-//! roles related to the zone 403, anyone else 404). Only zone roles
-//! (`commission_member`, `tourism_entity`, `zone_admin`) are granted here: a
-//! zone admin can never grant a municipal role, so it cannot reach
-//! confidential operator data through this API. The grant handling is the
-//! municipality's (`grants`: same user handling; a zone admin cannot revoke
-//! their own last zone_admin grant, 409); only the routes and the response
-//! shape (no `payor_id`) are the zone's.
+//! The zone's grant routes and shapes over the shared core (`super`): only
+//! zone roles, and no `payor_id` (a zone role acts for no payor).
 
 use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
@@ -16,20 +7,18 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
-    GrantListParams, GrantUser,
-    grants::{Grant, Shown, grant, page_of},
-    utc,
+    Grant, GrantBody, GrantShape, MunicipalityGrant, Shown, create_in, list_in, revoke_at,
 };
 use crate::{
     api::{
-        caller::{InZone, ZoneUnit},
+        admin::{GrantListParams, GrantUser},
+        caller::InZone,
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
     auth::Role,
     error::{ApiError, Problem},
     tenancy::ZoneAction,
-    usecases::accounts::{self, GrantTarget},
 };
 
 /// A zone role to grant, to an existing or a new user.
@@ -88,16 +77,46 @@ pub struct ZoneGrantList {
     pub next_cursor: Option<String>,
 }
 
-fn to_api((row, user): Shown) -> Result<ZoneGrant, ApiError> {
-    Ok(ZoneGrant {
-        role: Role::parse(&row.role).map_err(ApiError::internal)?,
-        id: row.id,
-        user,
-        created_at: utc(row.created_at),
-        created_by: row.created_by,
-        active: row.revoked_at.is_none(),
-        revoked_at: row.revoked_at.map(utc),
-    })
+impl GrantBody for ZoneGrantRequest {
+    type Shape = ZoneGrant;
+    fn ask(&self) -> Grant<'_> {
+        Grant {
+            email: &self.email,
+            display_name: &self.display_name,
+            role: &self.role,
+            password: self.password.as_deref(),
+        }
+    }
+    fn payor_id(&self) -> Option<String> {
+        None
+    }
+}
+
+impl GrantShape for ZoneGrant {
+    type Created = CreatedZoneGrant;
+    type List = ZoneGrantList;
+    /// The municipality's shape without `payor_id` (a zone role has none).
+    fn show(shown: Shown) -> Result<Self, ApiError> {
+        let g = MunicipalityGrant::show(shown)?;
+        Ok(ZoneGrant {
+            id: g.id,
+            role: g.role,
+            user: g.user,
+            created_at: g.created_at,
+            created_by: g.created_by,
+            revoked_at: g.revoked_at,
+            active: g.active,
+        })
+    }
+    fn created(grant: Self, user_created: bool) -> Self::Created {
+        CreatedZoneGrant {
+            grant,
+            user_created,
+        }
+    }
+    fn list(items: Vec<Self>, next_cursor: Option<String>) -> Self::List {
+        ZoneGrantList { items, next_cursor }
+    }
 }
 
 /// Grant a zone role to a user (created when the email has no account).
@@ -118,30 +137,12 @@ fn to_api((row, user): Shown) -> Result<ZoneGrant, ApiError> {
     )
 )]
 #[post("/v1/zones/{zone}/grants")]
-pub async fn create(
+pub async fn create_for_zone(
     state: web::Data<AppState>,
     here: InZone,
     body: Result<ApiJson<ZoneGrantRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
-            ctx.require(ZoneAction::ManageUsers)?;
-            let ApiJson(body) = body?;
-            let ask = Grant {
-                email: &body.email,
-                display_name: &body.display_name,
-                role: &body.role,
-                password: body.password.as_deref(),
-            };
-            let target = GrantTarget::Zone { id: ctx.zone_id };
-            let (granted, user_created) = grant(conn, &ctx.caller, target, ask)?;
-            Ok(CreatedZoneGrant {
-                grant: to_api(granted)?,
-                user_created,
-            })
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+    create_in(&state, here, ZoneAction::ManageUsers, body).await
 }
 
 /// List the zone's role grants, active and revoked (filter with `active=true`).
@@ -162,21 +163,12 @@ pub async fn create(
     )
 )]
 #[get("/v1/zones/{zone}/grants")]
-pub async fn list(
+pub async fn list_for_zone(
     state: web::Data<AppState>,
     here: InZone,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<ZoneGrantList>, ApiError> {
-    here.read(&state, move |ZoneUnit { conn, ctx, .. }| {
-        ctx.require(ZoneAction::ManageUsers)?;
-        let ApiQuery(params) = params?;
-        let (rows, next_cursor) = page_of(conn, ctx.tenant(), params)?;
-        Ok(web::Json(ZoneGrantList {
-            items: rows.into_iter().map(to_api).collect::<Result<_, _>>()?,
-            next_cursor,
-        }))
-    })
-    .await
+    list_in::<ZoneGrant, _>(&state, here, ZoneAction::ManageUsers, params).await
 }
 
 /// Revoke a zone role grant (idempotent: revoking a revoked grant changes nothing).
@@ -197,16 +189,10 @@ pub async fn list(
     )
 )]
 #[delete("/v1/zones/{zone}/grants/{grant}")]
-pub async fn revoke(
+pub async fn revoke_for_zone(
     state: web::Data<AppState>,
     here: InZone,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, grant_id) = path.into_inner();
-    here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
-        ctx.require(ZoneAction::ManageUsers)?;
-        accounts::revoke_grant(conn, ctx.tenant(), &grant_id, ctx.caller.user_id())
-    })
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
+    revoke_at(&state, here, ZoneAction::ManageUsers, path).await
 }

@@ -1,39 +1,22 @@
-//! `/v1/municipalities/{municipality}/grants`: a clerk-treasurer manages the
-//! municipality's users and their role grants; and the grant handling both
-//! tenants share (`zone_grants` is the zone's routes over the same core).
-//!
-//! Contract: clerk-treasurer only (`Action::ManageUsers`: staff and other
-//! roles of the municipality 403, anyone else 404; a person, never an API
-//! client). Only municipality roles (`clerk_treasurer`, `municipal_staff`,
-//! `operator` with its `payor_id`, `marketplace_provider`) are granted here.
-//! Granting finds the user by email or creates it with the given initial
-//! password (`accounts::grant_role`); an existing user keeps its name and
-//! password. Revoking sets `revoked_at` (the row stays, for the record);
-//! nobody revokes their own last administrator grant (409,
-//! `accounts::revoke_grant`), so a tenant is never left without one by accident.
+//! The municipality's grant routes and shapes over the shared core
+//! (`super`): only municipality roles; an operator's grant names its payor.
 
 use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{
-    GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id, utc,
-};
+use super::{Grant, GrantBody, GrantShape, Shown, create_in, list_in, revoke_at};
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
+        admin::{GrantListParams, GrantUser, utc},
+        caller::InMunicipality,
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
     auth::Role,
-    db::{
-        self, DbConn,
-        grants::{GrantQuery, TenantGrant},
-    },
     error::{ApiError, Problem},
-    tenancy::{Action, Caller, Tenant},
-    usecases::accounts::{self, GrantTarget, NewPassword},
+    tenancy::Action,
 };
 
 /// A role to grant in the municipality, to an existing or a new user.
@@ -97,80 +80,45 @@ pub struct MunicipalityGrantList {
     pub next_cursor: Option<String>,
 }
 
-fn to_api((row, user): Shown) -> Result<MunicipalityGrant, ApiError> {
-    Ok(MunicipalityGrant {
-        role: Role::parse(&row.role).map_err(ApiError::internal)?,
-        id: row.id,
-        user,
-        payor_id: row.payor_id,
-        created_at: utc(row.created_at),
-        created_by: row.created_by,
-        active: row.revoked_at.is_none(),
-        revoked_at: row.revoked_at.map(utc),
-    })
+impl GrantBody for GrantRequest {
+    type Shape = MunicipalityGrant;
+    fn ask(&self) -> Grant<'_> {
+        Grant {
+            email: &self.email,
+            display_name: &self.display_name,
+            role: &self.role,
+            password: self.password.as_deref(),
+        }
+    }
+    fn payor_id(&self) -> Option<String> {
+        self.payor_id.clone()
+    }
 }
 
-/// A grant with the user holding it, as both tenants' APIs show it.
-pub(super) type Shown = (TenantGrant, GrantUser);
-
-/// What a grant request asks, parsed (both tenants).
-pub(super) struct Grant<'a> {
-    pub email: &'a str,
-    pub display_name: &'a str,
-    pub role: &'a str,
-    pub password: Option<&'a str>,
-}
-
-/// Grant a role in the caller's tenant (`target`); the new grant with its user,
-/// and whether the user was created now.
-pub(super) fn grant(
-    conn: &mut DbConn,
-    caller: &Caller,
-    target: GrantTarget,
-    ask: Grant<'_>,
-) -> Result<(Shown, bool), ApiError> {
-    let role = parse_role(ask.role)?;
-    let display_name = check_display_name(ask.display_name)?;
-    let tenant = target.tenant();
-    let granted = accounts::grant_role(
-        conn,
-        ask.email,
-        &display_name,
-        ask.password.map(NewPassword::Plain),
-        role,
-        &target,
-        caller.user_id(),
-    )?;
-    let row = db::grants::get(conn, tenant, &granted.grant_id)?
-        .ok_or_else(|| ApiError::internal("the new grant is not readable"))?;
-    let user = GrantUser {
-        id: granted.user.id,
-        email: granted.user.email,
-        display_name: granted.user.display_name,
-    };
-    Ok(((row, user), granted.created))
-}
-
-/// A page of the tenant's grants with their users, and the next cursor.
-pub(super) fn page_of(
-    conn: &mut DbConn,
-    tenant: Tenant,
-    params: GrantListParams,
-) -> Result<(Vec<Shown>, Option<String>), ApiError> {
-    let page = Page::parse(params.limit, params.cursor.as_deref())?;
-    let query = GrantQuery {
-        active_only: params.active == Some(true),
-        before: page.before.clone(),
-        limit: i64::from(page.limit),
-    };
-    let rows = db::grants::page(conn, tenant, &query)?;
-    let next_cursor = page.next(&rows, |g| (g.created_at, g.id.clone()));
-    let users = users_by_id(conn, rows.iter().map(|r| r.user_id.clone()))?;
-    let items = rows
-        .into_iter()
-        .map(|r| Ok((user_of(&users, &r.user_id)?, r)).map(|(user, r)| (r, user)))
-        .collect::<Result<Vec<_>, ApiError>>()?;
-    Ok((items, next_cursor))
+impl GrantShape for MunicipalityGrant {
+    type Created = CreatedMunicipalityGrant;
+    type List = MunicipalityGrantList;
+    fn show((row, user): Shown) -> Result<Self, ApiError> {
+        Ok(MunicipalityGrant {
+            role: Role::parse(&row.role).map_err(ApiError::internal)?,
+            id: row.id,
+            user,
+            payor_id: row.payor_id,
+            created_at: utc(row.created_at),
+            created_by: row.created_by,
+            active: row.revoked_at.is_none(),
+            revoked_at: row.revoked_at.map(utc),
+        })
+    }
+    fn created(grant: Self, user_created: bool) -> Self::Created {
+        CreatedMunicipalityGrant {
+            grant,
+            user_created,
+        }
+    }
+    fn list(items: Vec<Self>, next_cursor: Option<String>) -> Self::List {
+        MunicipalityGrantList { items, next_cursor }
+    }
 }
 
 /// Grant a municipality role to a user (created when the email has no account).
@@ -198,28 +146,7 @@ pub async fn create(
     here: InMunicipality,
     body: Result<ApiJson<GrantRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::ManageUsers)?;
-            let ApiJson(body) = body?;
-            let target = GrantTarget::Municipality {
-                id: ctx.municipality_id,
-                payor_id: body.payor_id.clone(),
-            };
-            let ask = Grant {
-                email: &body.email,
-                display_name: &body.display_name,
-                role: &body.role,
-                password: body.password.as_deref(),
-            };
-            let (granted, user_created) = grant(conn, &ctx.caller, target, ask)?;
-            Ok(CreatedMunicipalityGrant {
-                grant: to_api(granted)?,
-                user_created,
-            })
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+    create_in(&state, here, Action::ManageUsers, body).await
 }
 
 /// List the municipality's role grants, active and revoked (filter with `active=true`).
@@ -245,16 +172,7 @@ pub async fn list(
     here: InMunicipality,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
 ) -> Result<web::Json<MunicipalityGrantList>, ApiError> {
-    here.read(&state, move |MunicipalUnit { conn, ctx, .. }| {
-        ctx.require(Action::ManageUsers)?;
-        let ApiQuery(params) = params?;
-        let (rows, next_cursor) = page_of(conn, ctx.tenant(), params)?;
-        Ok(web::Json(MunicipalityGrantList {
-            items: rows.into_iter().map(to_api).collect::<Result<_, _>>()?,
-            next_cursor,
-        }))
-    })
-    .await
+    list_in::<MunicipalityGrant, _>(&state, here, Action::ManageUsers, params).await
 }
 
 /// Revoke a role grant (idempotent: revoking a revoked grant changes nothing).
@@ -281,11 +199,5 @@ pub async fn revoke(
     here: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, grant_id) = path.into_inner();
-    here.write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-        ctx.require(Action::ManageUsers)?;
-        accounts::revoke_grant(conn, ctx.tenant(), &grant_id, ctx.caller.user_id())
-    })
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
+    revoke_at(&state, here, Action::ManageUsers, path).await
 }

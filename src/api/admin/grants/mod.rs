@@ -1,0 +1,201 @@
+//! `/v1/municipalities/{municipality}/grants` and `/v1/zones/{zone}/grants`:
+//! a tenant's administrator manages the tenant's users and their role grants,
+//! through one core over both kinds of tenant (`caller::Place`); only the
+//! routes, the actions and the shapes (a zone grant has no `payor_id`) differ.
+//!
+//! Contract: in a municipality, clerk-treasurer only (`Action::ManageUsers`:
+//! staff and other roles of the municipality 403, anyone else 404; a person,
+//! never an API client), and only municipality roles (`clerk_treasurer`,
+//! `municipal_staff`, `operator` with its `payor_id`, `marketplace_provider`)
+//! are granted. In a zone, its zone_admin only (`ZoneAction::ManageUsers`:
+//! other roles related to the zone 403, anyone else 404), and only zone roles
+//! (`commission_member`, `tourism_entity`, `zone_admin`): a zone admin can
+//! never grant a municipal role, so it cannot reach confidential operator
+//! data through this API. Granting finds the user by email or creates it with
+//! the given initial password (`accounts::grant_role`); an existing user keeps
+//! its name and password. Revoking sets `revoked_at` (the row stays, for the
+//! record); nobody revokes their own last administrator grant (409,
+//! `accounts::revoke_grant`), so a tenant is never left without one by accident.
+
+mod municipality;
+mod zone;
+
+pub use municipality::*;
+pub use zone::*;
+
+use actix_web::{HttpResponse, web};
+use serde::Serialize;
+
+use super::{
+    GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id,
+};
+use crate::{
+    api::{
+        caller::{Authorised, InTenant, Place},
+        extract::{ApiJson, ApiQuery},
+    },
+    app::AppState,
+    db::{
+        self, DbConn,
+        grants::{GrantQuery, TenantGrant},
+    },
+    error::ApiError,
+    tenancy::{Caller, Tenant},
+    usecases::accounts::{self, GrantTarget, NewPassword},
+};
+
+/// A grant with the user holding it, as both tenants' APIs show it.
+pub(super) type Shown = (TenantGrant, GrantUser);
+
+/// What a grant request asks, parsed (both tenants).
+pub(super) struct Grant<'a> {
+    pub email: &'a str,
+    pub display_name: &'a str,
+    pub role: &'a str,
+    pub password: Option<&'a str>,
+}
+
+/// A grant request body of one kind of tenant.
+pub(super) trait GrantBody: Send + 'static {
+    /// How this tenant shows the grant made.
+    type Shape: GrantShape;
+    /// The request's fields.
+    fn ask(&self) -> Grant<'_>;
+    /// The payor an operator acts for (municipalities only).
+    fn payor_id(&self) -> Option<String>;
+}
+
+/// How one kind of tenant shows a grant, the grant just made and a page.
+pub(super) trait GrantShape: Sized + Send + 'static {
+    /// The body answering a grant just made.
+    type Created: Serialize + Send + 'static;
+    /// The body of a page of grants.
+    type List: Serialize + Send + 'static;
+    /// A stored grant with its user, in this tenant's shape.
+    fn show(shown: Shown) -> Result<Self, ApiError>;
+    /// The answer to a grant just made.
+    fn created(grant: Self, user_created: bool) -> Self::Created;
+    /// A page of grants.
+    fn list(items: Vec<Self>, next_cursor: Option<String>) -> Self::List;
+}
+
+/// Grant a role in the caller's tenant (`target`); the new grant with its user,
+/// and whether the user was created now.
+fn grant(
+    conn: &mut DbConn,
+    caller: &Caller,
+    target: GrantTarget,
+    ask: Grant<'_>,
+) -> Result<(Shown, bool), ApiError> {
+    let role = parse_role(ask.role)?;
+    let display_name = check_display_name(ask.display_name)?;
+    let tenant = target.tenant();
+    let granted = accounts::grant_role(
+        conn,
+        ask.email,
+        &display_name,
+        ask.password.map(NewPassword::Plain),
+        role,
+        &target,
+        caller.user_id(),
+    )?;
+    let row = db::grants::get(conn, tenant, &granted.grant_id)?
+        .ok_or_else(|| ApiError::internal("the new grant is not readable"))?;
+    let user = GrantUser {
+        id: granted.user.id,
+        email: granted.user.email,
+        display_name: granted.user.display_name,
+    };
+    Ok(((row, user), granted.created))
+}
+
+/// A page of the tenant's grants with their users, and the next cursor.
+fn page_of(
+    conn: &mut DbConn,
+    tenant: Tenant,
+    params: GrantListParams,
+) -> Result<(Vec<Shown>, Option<String>), ApiError> {
+    let page = Page::parse(params.limit, params.cursor.as_deref())?;
+    let query = GrantQuery {
+        active_only: params.active == Some(true),
+        before: page.before.clone(),
+        limit: i64::from(page.limit),
+    };
+    let rows = db::grants::page(conn, tenant, &query)?;
+    let next_cursor = page.next(&rows, |g| (g.created_at, g.id.clone()));
+    let users = users_by_id(conn, rows.iter().map(|r| r.user_id.clone()))?;
+    let items = rows
+        .into_iter()
+        .map(|r| Ok((user_of(&users, &r.user_id)?, r)).map(|(user, r)| (r, user)))
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    Ok((items, next_cursor))
+}
+
+/// Grant a role in the path's tenant, once authorised: 201 with the grant.
+pub(super) async fn create_in<P: Place, B: GrantBody>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    body: Result<ApiJson<B>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let created = here
+        .write_as(
+            state,
+            action,
+            move |Authorised {
+                      conn,
+                      tenant,
+                      caller,
+                  }| {
+                let ApiJson(body) = body?;
+                let target = match tenant {
+                    Tenant::Municipality(id) => GrantTarget::Municipality {
+                        id,
+                        payor_id: body.payor_id(),
+                    },
+                    Tenant::Zone(id) => GrantTarget::Zone { id },
+                };
+                let (granted, user_created) = grant(conn, &caller, target, body.ask())?;
+                Ok(B::Shape::created(B::Shape::show(granted)?, user_created))
+            },
+        )
+        .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// A page of the path's tenant's grants, once authorised.
+pub(super) async fn list_in<G: GrantShape, P: Place>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
+) -> Result<web::Json<G::List>, ApiError> {
+    here.read_as(state, action, move |Authorised { conn, tenant, .. }| {
+        let ApiQuery(params) = params?;
+        let (rows, next_cursor) = page_of(conn, tenant, params)?;
+        let items = rows.into_iter().map(G::show).collect::<Result<_, _>>()?;
+        Ok(web::Json(G::list(items, next_cursor)))
+    })
+    .await
+}
+
+/// Revoke a grant of the path's tenant, once authorised: 204.
+pub(super) async fn revoke_at<P: Place>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (_, grant_id) = path.into_inner();
+    here.write_as(
+        state,
+        action,
+        move |Authorised {
+                  conn,
+                  tenant,
+                  caller,
+              }| { accounts::revoke_grant(conn, tenant, &grant_id, caller.user_id()) },
+    )
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
