@@ -5,10 +5,24 @@
 //! listener (port 0 picks a free one, see [`Application::port`]) and wires
 //! middleware in one place: request id outermost, then the problem+json
 //! catch-all, then the control-character rule for paths and query strings
-//! ([`api::input_guard`]), then the routes. `run` serves until SIGTERM/SIGINT, then stops
-//! accepting and lets in-flight requests finish (up to the shutdown timeout).
+//! ([`api::input_guard`]), then the routes.
+//!
+//! Shutdown: the server never installs signal handlers of its own (actix's
+//! would only exist once the server future is first polled, after the workers
+//! have started: a SIGTERM in the window between bind and then killed the
+//! process with every queued connection). The binary installs
+//! [`ShutdownSignals`] before it binds, and [`Application::serve`] stops on
+//! them: no more accepting, in-flight requests finish (up to the shutdown
+//! timeout), exit 0. [`Application::serve`] reports the bound address only once
+//! the workers are up and the acceptor runs, so that line means "serving".
 
-use std::{net::TcpListener, sync::Arc, time::Duration};
+use std::{
+    future::Future,
+    net::{SocketAddr, TcpListener},
+    pin::pin,
+    sync::Arc,
+    time::Duration,
+};
 
 use actix_web::{
     App, HttpResponse, HttpServer,
@@ -118,8 +132,37 @@ pub fn migrate(settings: &Settings) -> Result<usize, DbError> {
     db::migrations::run(&mut conn)
 }
 
+/// SIGTERM and SIGINT, caught from the moment this value exists: a signal that
+/// arrives before the server runs is kept and stops it as soon as it serves.
+#[derive(Debug)]
+pub struct ShutdownSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl ShutdownSignals {
+    /// Replace the default action (the process dies) of SIGTERM and SIGINT.
+    /// Call inside the runtime (the actix `System`), before binding.
+    pub fn install() -> std::io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+        })
+    }
+
+    /// Wait for the first of them; its name.
+    pub async fn recv(mut self) -> &'static str {
+        tokio::select! {
+            _ = self.term.recv() => "SIGTERM",
+            _ = self.int.recv() => "SIGINT",
+        }
+    }
+}
+
 /// A bound, ready-to-run server.
 pub struct Application {
+    addr: SocketAddr,
     port: u16,
     server: Server,
     state: AppState,
@@ -153,10 +196,10 @@ impl Application {
             addr: addr.clone(),
             source,
         })?;
-        let port = listener
+        let bound = listener
             .local_addr()
-            .map_err(|source| StartError::Bind { addr, source })?
-            .port();
+            .map_err(|source| StartError::Bind { addr, source })?;
+        let port = bound.port();
         let db = Db::open(&settings.database_url, settings.pool_size)?;
         tracing::info!(backend = db.backend(), applied, "database ready");
         let state = AppState { db, auth };
@@ -193,14 +236,21 @@ impl Application {
             addr: format!("port {port}"),
             source,
         })?
+        .disable_signals()
         .shutdown_timeout(settings.shutdown_timeout_secs)
         .client_request_timeout(Duration::from_secs(30))
         .run();
         Ok(Self {
+            addr: bound,
             port,
             server,
             state,
         })
+    }
+
+    /// The address actually bound.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
     }
 
     /// The port actually bound.
@@ -213,8 +263,42 @@ impl Application {
         &self.state
     }
 
-    /// Serve until stopped.
+    /// Serve until stopped through the server handle (tests: until the runtime ends).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
+    }
+
+    /// Serve until one of `signals`, then stop gracefully. `on_serving` is called
+    /// once with the bound address when the workers are up and connections are
+    /// accepted (not called when the workers fail to start).
+    pub async fn serve(
+        self,
+        signals: ShutdownSignals,
+        on_serving: impl FnOnce(SocketAddr),
+    ) -> std::io::Result<()> {
+        let handle = self.server.handle();
+        actix_web::rt::spawn(async move {
+            let signal = signals.recv().await;
+            tracing::info!(
+                signal,
+                "stopping: no new connections, in-flight requests finish"
+            );
+            handle.stop(true).await;
+        });
+        // The server's first poll starts the workers, waits until every one is
+        // ready and starts the acceptor; it returns Pending once serving.
+        let mut server = pin!(self.server);
+        let mut on_serving = Some(on_serving);
+        let addr = self.addr;
+        std::future::poll_fn(|cx| {
+            let polled = server.as_mut().poll(cx);
+            if polled.is_pending()
+                && let Some(report) = on_serving.take()
+            {
+                report(addr);
+            }
+            polled
+        })
+        .await
     }
 }

@@ -566,17 +566,23 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Serve { demo } => {
             telemetry::init(&settings);
-            if demo {
-                load_demo(&settings)?;
-            }
             actix_web::rt::System::new().block_on(async {
+                // Before anything binds: from here on SIGTERM/SIGINT stop the
+                // server gracefully instead of killing the process.
+                let signals = app::ShutdownSignals::install()
+                    .map_err(|e| format!("cannot install the signal handlers: {e}"))?;
+                if demo {
+                    load_demo(&settings)?;
+                }
                 let app = Application::build(&settings).map_err(|e| e.to_string())?;
-                tracing::info!(
-                    "listening on http://{}:{} (API docs at /docs)",
-                    settings.host,
-                    app.port()
-                );
-                app.run_until_stopped().await.map_err(|e| e.to_string())
+                app.serve(signals, |addr| {
+                    tracing::info!("listening on http://{addr} (API docs at /docs)");
+                    // On stdout too, for scripts and tests (with `port = 0`, the port
+                    // the system picked): printed once the server accepts requests.
+                    println!("listening on http://{addr}");
+                })
+                .await
+                .map_err(|e| e.to_string())
             })
         }
     }

@@ -210,39 +210,150 @@ fn admin_create_user_reads_the_password_from_stdin() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("password"));
 }
 
+/// `roomtax serve` as a real process on a port the system picked (port 0, read
+/// from the `listening on` line it prints once serving), its stderr kept in a
+/// file for the failure messages. Killed if the test ends while it still runs.
+struct Served {
+    child: std::process::Child,
+    addr: String,
+    stderr: std::path::PathBuf,
+    /// Lines of stdout the reader thread has seen (it drains the pipe to the end).
+    stdout: std::sync::mpsc::Receiver<String>,
+}
+
+impl Served {
+    /// Spawn `roomtax <args>` in `dir` (no wait for anything).
+    fn spawn(dir: &std::path::Path, args: &[&str]) -> Self {
+        use std::io::BufRead;
+        let stderr = dir.join("serve.stderr");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_roomtax"))
+            .args(args)
+            .current_dir(dir)
+            .env("DATABASE_URL", "sqlite://data/cli.db")
+            .env("ROOMTAX_HOST", "127.0.0.1")
+            .env("ROOMTAX_PORT", "0")
+            .env_remove("ROOMTAX_DATABASE_URL")
+            .env_remove("ROOMTAX_CONFIG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, stdout) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Self {
+            child,
+            addr: String::new(),
+            stderr,
+            stdout,
+        }
+    }
+
+    /// Spawn, wait for the `listening on` line, then for `/readyz` to answer 200.
+    fn start(dir: &std::path::Path, args: &[&str]) -> Self {
+        let mut served = Self::spawn(dir, args);
+        let line = served.wait_for_line("listening on http://");
+        served.addr = line["listening on http://".len()..].to_owned();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let response =
+                served.request("GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            if response.starts_with("HTTP/1.1 200") {
+                return served;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "not ready: {response}\n{}",
+                served.log()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// The first stdout line starting with `prefix` (60 s at most).
+    fn wait_for_line(&mut self, prefix: &str) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.stdout.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(_) => {}
+                Err(e) => panic!(
+                    "no `{prefix}` line on stdout ({e}; exit: {:?})\n{}",
+                    self.child.try_wait(),
+                    self.log()
+                ),
+            }
+        }
+    }
+
+    /// One raw HTTP/1.1 exchange on a new connection (`Connection: close`).
+    fn request(&self, raw: &str) -> String {
+        use std::io::{Read, Write};
+        let mut conn = std::net::TcpStream::connect(&self.addr)
+            .unwrap_or_else(|e| panic!("connect {}: {e}\n{}", self.addr, self.log()));
+        conn.write_all(raw.as_bytes()).unwrap();
+        let mut response = String::new();
+        conn.read_to_string(&mut response)
+            .unwrap_or_else(|e| panic!("read: {e}\n{}", self.log()));
+        response
+    }
+
+    fn sigterm(&self) {
+        let killed = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
+
+    /// Wait (15 s at most) for the process to end.
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "server did not stop after SIGTERM\n{}",
+                self.log()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// What the server wrote on stderr so far.
+    fn log(&self) -> String {
+        format!(
+            "--- server stderr ---\n{}",
+            std::fs::read_to_string(&self.stderr).unwrap_or_default()
+        )
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 #[test]
 fn sigterm_lets_an_in_flight_request_finish() {
     use std::io::{Read, Write};
     use std::net::TcpStream;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_roomtax"))
-        .args(["serve", "--demo"])
-        .current_dir(dir.path())
-        .env("DATABASE_URL", "sqlite://data/cli.db")
-        .env("ROOMTAX_PORT", port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let addr = format!("127.0.0.1:{port}");
-    let started = Instant::now();
-    let mut conn = loop {
-        if let Ok(c) = TcpStream::connect(&addr) {
-            break c;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let mut served = Served::start(dir.path(), &["serve", "--demo"]);
+    let mut conn = TcpStream::connect(&served.addr).unwrap();
     // Headers and half the body now, SIGTERM, then the rest of the body.
     let body = br#"{"period":"2026-Q1","gross_receipts":"12345.67"}"#;
     let (first, rest) = body.split_at(20);
@@ -254,32 +365,39 @@ fn sigterm_lets_an_in_flight_request_finish() {
     .unwrap();
     conn.write_all(first).unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    served.sigterm();
     std::thread::sleep(Duration::from_millis(300));
     conn.write_all(rest).unwrap();
     let mut response = String::new();
-    conn.read_to_string(&mut response).unwrap();
-    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    conn.read_to_string(&mut response)
+        .unwrap_or_else(|e| panic!("read: {e}\n{}", served.log()));
+    assert!(
+        response.starts_with("HTTP/1.1 200"),
+        "{response}\n{}",
+        served.log()
+    );
     assert!(response.contains("\"tax\":\"555.56\""), "{response}");
 
     // The process then exits cleanly, and no longer accepts connections.
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "server did not stop after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(status.success(), "{status}");
-    assert!(TcpStream::connect(&addr).is_err());
+    let status = served.wait_exit();
+    assert!(status.success(), "{status}\n{}", served.log());
+    assert!(served.log().contains("SIGTERM"), "{}", served.log());
+    assert!(TcpStream::connect(&served.addr).is_err());
+}
+
+/// A SIGTERM while the server is still starting (here: right after the demo
+/// accounts are printed, before the port is bound) does not kill the process:
+/// it starts, stops at once and exits 0. Before the fix the signal met the
+/// default action and the process died of it.
+#[test]
+fn sigterm_during_startup_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = Served::spawn(dir.path(), &["serve", "--demo"]);
+    served.wait_for_line("Demo accounts");
+    served.sigterm();
+    let status = served.wait_exit();
+    assert!(status.success(), "{status}\n{}", served.log());
+    assert!(served.log().contains("SIGTERM"), "{}", served.log());
 }
 
 #[test]
@@ -379,9 +497,6 @@ fn refused(out: &std::process::Output) -> String {
 /// The README's "Our town on a fresh machine", as real processes: no demo.
 #[test]
 fn our_town_on_a_fresh_machine_without_the_demo() {
-    use std::io::{Read, Write};
-    use std::time::{Duration, Instant};
-
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(&roomtax(d, &["migrate"]));
@@ -544,52 +659,18 @@ fn our_town_on_a_fresh_machine_without_the_demo() {
     assert!(ok(&roomtax_with_stdin(d, &set, &format!("{second}\n"))).contains("password of"));
 
     // Serve, and sign in over HTTP with the new password (the old one fails).
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_roomtax"))
-        .args(["serve"])
-        .current_dir(d)
-        .env("DATABASE_URL", "sqlite://data/cli.db")
-        .env("ROOMTAX_PORT", port.to_string())
-        .env_remove("ROOMTAX_DATABASE_URL")
-        .env_remove("ROOMTAX_CONFIG")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let addr = format!("127.0.0.1:{port}");
+    let mut server = Served::start(d, &["serve"]);
     let sign_in = |password: &str| -> String {
-        let started = Instant::now();
-        let mut conn = loop {
-            if let Ok(c) = std::net::TcpStream::connect(&addr) {
-                break c;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
         let body = format!(r#"{{"email":"clerk@westfield.example","password":"{password}"}}"#);
-        write!(
-            conn,
+        server.request(&format!(
             "POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        conn.read_to_string(&mut response).unwrap();
-        response
+        ))
     };
     let old = sign_in(first);
     let new = sign_in(second);
-    let _ = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status();
-    let _ = server.wait();
+    server.sigterm();
+    assert!(server.wait_exit().success(), "{}", server.log());
     assert!(old.starts_with("HTTP/1.1 401"), "{old}");
     assert!(new.starts_with("HTTP/1.1 200"), "{new}");
     assert!(new.contains("\"access_token\""), "{new}");
