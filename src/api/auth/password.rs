@@ -85,7 +85,8 @@ pub async fn change(
                 .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))
         })
         .await?;
-    let email = &user.email.clone();
+    let email = user.email.clone();
+    let email = email.as_str();
     let ip = super::session::peer_ip(&req);
     let _attempt = state
         .auth

@@ -5,7 +5,7 @@
 use actix_web::{get, post, web};
 use chrono::Utc;
 
-use super::{ZoneInvitation, ZoneInvitationList, actor};
+use super::{ZoneInvitation, ZoneInvitationList};
 use crate::{
     api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
@@ -72,7 +72,7 @@ async fn respond(
                       municipality,
                   }| {
                 ctx.require(Action::AnswerZoneInvitations)?;
-                let by = actor(&ctx.caller);
+                let by = ctx.caller.actor().to_string();
                 answer(conn, &municipality, &id, &by, now)
             },
         )

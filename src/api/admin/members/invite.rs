@@ -6,7 +6,7 @@ use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::{ZoneInvitation, ZoneInvitationList, actor};
+use super::{ZoneInvitation, ZoneInvitationList};
 use crate::{
     api::{
         caller::{InZone, ZoneUnit},
@@ -61,7 +61,7 @@ pub async fn invite(
         .write(&state, move |ZoneUnit { conn, ctx, zone }| {
             ctx.require(ZoneAction::ManageMembership)?;
             let ApiJson(body) = body?;
-            let by = actor(&ctx.caller);
+            let by = ctx.caller.actor().to_string();
             membership::invite(conn, &zone, &body.municipality, body.joined_on, &by, now)
         })
         .await?;
@@ -124,7 +124,7 @@ pub async fn withdraw(
     let invitation = here
         .write(&state, move |ZoneUnit { conn, ctx, zone }| {
             ctx.require(ZoneAction::ManageMembership)?;
-            let by = actor(&ctx.caller);
+            let by = ctx.caller.actor().to_string();
             membership::withdraw(conn, &zone, &id, &by, now)
         })
         .await?;

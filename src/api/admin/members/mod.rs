@@ -84,8 +84,3 @@ impl From<Vec<Invitation>> for ZoneInvitationList {
         }
     }
 }
-
-/// The actor recorded with an invitation or an answer: `user:<id>` or `client:<id>`.
-fn actor(caller: &crate::tenancy::Caller) -> String {
-    caller.actor().to_string()
-}
