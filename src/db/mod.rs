@@ -21,6 +21,7 @@ pub mod models;
 pub mod municipalities;
 pub mod payors;
 pub mod policies;
+pub mod returns;
 pub mod rls;
 pub mod schema;
 pub mod tenants;

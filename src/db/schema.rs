@@ -230,3 +230,107 @@ diesel::joinable!(zone_invitations -> zones (zone_id));
 diesel::joinable!(zone_invitations -> municipalities (municipality_id));
 diesel::allow_tables_to_appear_in_same_query!(zone_invitations, zones);
 diesel::allow_tables_to_appear_in_same_query!(zone_invitations, municipalities);
+
+diesel::table! {
+    /// Returns: one per payor and period; the header never changes.
+    tax_returns (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        period -> Text,
+        kind -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Every version of a return as filed (append-only); money in cents, the
+    /// filing's details and the engine's assessment as JSON text.
+    return_versions (municipality_id, return_id, version) {
+        municipality_id -> BigInt,
+        return_id -> Text,
+        version -> BigInt,
+        source -> Text,
+        filed_on -> Date,
+        received_on -> Nullable<Date>,
+        entered_by -> Text,
+        entered_as -> Text,
+        gross_receipts_cents -> BigInt,
+        exempt_receipts_cents -> BigInt,
+        tax_cents -> BigInt,
+        amount_due_cents -> BigInt,
+        policy_version -> Date,
+        filing -> Text,
+        assessment -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Documents attached to a return (append-only), bytes in the database.
+    return_attachments (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        return_id -> Text,
+        kind -> Text,
+        content_type -> Text,
+        size_bytes -> BigInt,
+        sha256 -> Text,
+        content -> Binary,
+        uploaded_by -> Text,
+        uploaded_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Requests to extend the time to file a payor's return, and their decisions.
+    return_extensions (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        period -> Text,
+        reason -> Text,
+        status -> Text,
+        requested_by -> Text,
+        requested_at -> Timestamp,
+        extended_to -> Nullable<Date>,
+        decision_reason -> Nullable<Text>,
+        decided_by -> Nullable<Text>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Marketplace providers' reports per municipality and period (no addresses).
+    marketplace_reports (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        provider_user_id -> Text,
+        period -> Text,
+        gross_receipts_cents -> BigInt,
+        exempt_receipts_cents -> BigInt,
+        nights -> BigInt,
+        tax_collected_cents -> BigInt,
+        tax_owed_cents -> BigInt,
+        difference_cents -> BigInt,
+        policy_version -> Date,
+        assessment -> Text,
+        filed_on -> Date,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Idempotency-Key claims and the responses they replay.
+    idempotency_keys (municipality_id, actor, idem_key) {
+        municipality_id -> BigInt,
+        actor -> Text,
+        idem_key -> Text,
+        fingerprint -> Text,
+        state -> Text,
+        response_status -> Nullable<Integer>,
+        response_location -> Nullable<Text>,
+        response_body -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}

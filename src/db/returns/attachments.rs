@@ -1,0 +1,82 @@
+//! Attachments of returns: bytes in the database, metadata listed apart.
+
+use diesel::prelude::*;
+
+use super::rows::{AttachmentMeta, NewAttachment};
+use crate::db::{DbConn, schema::return_attachments as a};
+
+/// The columns of [`AttachmentMeta`], in its field order (everything but the bytes).
+type MetaColumns = (
+    a::municipality_id,
+    a::id,
+    a::return_id,
+    a::kind,
+    a::content_type,
+    a::size_bytes,
+    a::sha256,
+        a::uploaded_by,
+    a::uploaded_at,
+);
+
+const META: MetaColumns = (
+    a::municipality_id,
+    a::id,
+    a::return_id,
+    a::kind,
+    a::content_type,
+    a::size_bytes,
+    a::sha256,
+        a::uploaded_by,
+    a::uploaded_at,
+);
+
+/// Store an attachment (its record and bytes, in the caller's transaction).
+pub fn insert(conn: &mut DbConn, row: &NewAttachment<'_>) -> QueryResult<()> {
+    diesel::insert_into(a::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The attachments of one return, oldest first, without their bytes.
+pub fn of_return(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_id: &str,
+) -> QueryResult<Vec<AttachmentMeta>> {
+    a::table
+        .filter(a::municipality_id.eq(municipality_id))
+        .filter(a::return_id.eq(return_id))
+        .order((a::uploaded_at.asc(), a::id.asc()))
+        .select(META)
+        .load(conn)
+}
+
+/// The kinds attached to each of these returns: `(return_id, kind)` pairs.
+pub fn kinds_of_many(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_ids: &[String],
+) -> QueryResult<Vec<(String, String)>> {
+    a::table
+        .filter(a::municipality_id.eq(municipality_id))
+        .filter(a::return_id.eq_any(return_ids))
+        .select((a::return_id, a::kind))
+        .load(conn)
+}
+
+/// One attachment's record and bytes.
+pub fn get(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_id: &str,
+    id: &str,
+) -> QueryResult<Option<(AttachmentMeta, Vec<u8>)>> {
+    a::table
+        .filter(a::municipality_id.eq(municipality_id))
+        .filter(a::return_id.eq(return_id))
+        .filter(a::id.eq(id))
+        .select((META, a::content))
+        .first(conn)
+        .optional()
+}

@@ -1,0 +1,115 @@
+//! Queries over returns, their versions and their attachments (confidential).
+//!
+//! Contract: every function takes the municipality id (the tenant) and runs
+//! inside the request's one unit of work, scoped on PostgreSQL to that tenant
+//! by row-level security. Returns, versions and attachments are append-only
+//! (the database refuses UPDATE and DELETE): an amendment inserts the next
+//! version, whose number is the previous one plus one, and the primary key
+//! (municipality, return, version) makes two concurrent amendments of the
+//! same version conflict instead of both landing. Rows carry money as
+//! integer cents; turning them into domain values is the use case's work.
+
+pub mod attachments;
+pub mod extensions;
+pub mod rows;
+
+use diesel::prelude::*;
+
+pub use rows::{ReturnRow, VersionRow};
+
+use super::{
+    DbConn,
+    schema::{return_versions, tax_returns},
+};
+
+/// Insert a return's header.
+pub fn insert(conn: &mut DbConn, row: &ReturnRow) -> QueryResult<()> {
+    diesel::insert_into(tax_returns::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Insert a version of a return.
+pub fn insert_version(conn: &mut DbConn, row: &VersionRow) -> QueryResult<()> {
+    diesel::insert_into(return_versions::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// One return by id.
+pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Option<ReturnRow>> {
+    tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// The payor's return for a period, if filed.
+pub fn of_payor_period(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    period: &str,
+) -> QueryResult<Option<ReturnRow>> {
+    tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::payor_id.eq(payor_id))
+        .filter(tax_returns::period.eq(period))
+        .first(conn)
+        .optional()
+}
+
+/// Every return of one payor, oldest period text first.
+pub fn of_payor(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> QueryResult<Vec<ReturnRow>> {
+    tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::payor_id.eq(payor_id))
+        .order(tax_returns::period.asc())
+        .load(conn)
+}
+
+/// Every return filed in the municipality for these periods.
+pub fn for_periods(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    periods: &[String],
+) -> QueryResult<Vec<ReturnRow>> {
+    tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::period.eq_any(periods))
+        .order(tax_returns::payor_id.asc())
+        .load(conn)
+}
+
+/// Every version of a return, the original first.
+pub fn versions(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_id: &str,
+) -> QueryResult<Vec<VersionRow>> {
+    return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq(return_id))
+        .order(return_versions::version.asc())
+        .load(conn)
+}
+
+/// Every version of these returns, grouped by return, the original first.
+pub fn versions_of_many(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_ids: &[String],
+) -> QueryResult<Vec<VersionRow>> {
+    return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq_any(return_ids))
+        .order((return_versions::return_id.asc(), return_versions::version.asc()))
+        .load(conn)
+}
