@@ -13,6 +13,7 @@
 //! return owes, and the year's due calendar); `explain`, `error`.
 
 pub mod calendar;
+pub mod clock;
 pub mod compute;
 pub mod disclosure;
 pub mod error;
