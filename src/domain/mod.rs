@@ -12,6 +12,7 @@
 //! (the ordinance as data); `compute/` (one file per rule family); `quote` (what a
 //! return owes, and the year's due calendar); `explain`, `error`.
 
+pub mod attachment;
 pub mod calendar;
 pub mod clock;
 pub mod compute;
