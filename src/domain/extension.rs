@@ -28,6 +28,7 @@
 
 use chrono::NaiveDate;
 
+use crate::domain::calendar::add_months_month_end;
 use crate::domain::compute::{extended_filing_due_date, return_due_date};
 use crate::domain::error::DomainError;
 use crate::domain::explain::DateLine;
@@ -138,7 +139,7 @@ pub fn grant(
     note: Option<&str>,
 ) -> Result<ExtensionDecision, DomainError> {
     let policy = governing(history, period)?;
-    extension_limit(policy)?;
+    let months = extension_limit(policy)?.value;
     let due = return_due_date(policy, period)?.date;
     if extended_to <= due {
         return Err(DomainError::invalid(
@@ -150,11 +151,7 @@ pub fn grant(
         ));
     }
     let line = extended_filing_due_date(policy, due, Some(extended_to))?;
-    let limit = line
-        .inputs
-        .get("limit")
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(extended_to);
+    let limit = add_months_month_end(due, months);
     let note = note.map(|text| Reason::parse("note", text)).transpose()?;
     Ok(ExtensionDecision::Granted(GrantedExtension {
         due_date: due,
