@@ -12,13 +12,19 @@
 //! (the ordinance as data); `compute/` (one file per rule family); `quote` (what a
 //! return owes, and the year's due calendar); `explain`, `error`.
 
+pub mod attachment;
 pub mod calendar;
+pub mod clock;
 pub mod compute;
 pub mod disclosure;
 pub mod error;
 pub mod explain;
+pub mod extension;
+pub mod idempotency;
 pub mod iso_date;
+pub mod marketplace;
 pub mod money;
+pub mod obligations;
 pub mod period;
 pub mod policy;
 pub mod presets;

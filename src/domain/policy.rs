@@ -21,7 +21,9 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::attachment::AttachmentKind;
 use super::money::Money;
+use super::quote::DueKind;
 
 pub use history::{PolicyHistory, ended_period_changed};
 pub use schema::MonthDay;
@@ -58,6 +60,21 @@ pub struct Exemption {
     /// What is exempt, in the ordinance's words.
     pub description: String,
     /// Where the exemption comes from.
+    pub citation: String,
+}
+
+/// A document the ordinance requires to be attached to returns of some kinds (Hayward:
+/// a copy of the state sales-tax return with every quarterly and annual return).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequiredAttachment {
+    /// What must be attached, e.g. `state_sales_tax_return`.
+    pub kind: AttachmentKind,
+    /// The kinds of return it must be attached to (`quarterly`, `annual`).
+    pub returns: Vec<DueKind>,
+    /// What the ordinance asks for, in its words.
+    pub description: String,
+    /// Where the requirement comes from.
     pub citation: String,
 }
 
@@ -273,6 +290,10 @@ pub struct Policy {
     pub grandfathered_rate: Option<Cited<GrandfatheredRate>>,
     /// Sales on which no tax is imposed (subtracted from gross receipts as exempt receipts).
     pub exemptions: Vec<Exemption>,
+    /// Documents that must be attached to returns, each with its citation; empty (and
+    /// absent from versions stored before the field existed) when none is required.
+    #[serde(default)]
+    pub required_attachments: Vec<RequiredAttachment>,
     /// When quarterly returns and tax are due.
     pub quarterly_due: Cited<QuarterlyDueRule>,
     /// When the annual return is due.

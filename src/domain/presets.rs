@@ -156,6 +156,66 @@ mod tests {
     }
 
     #[test]
+    fn required_attachments_hayward_only() {
+        use crate::domain::attachment::AttachmentKind;
+        use crate::domain::quote::DueKind;
+        assert!(montello().required_attachments.is_empty());
+        let rules = hayward().required_attachments;
+        let pairs: Vec<_> = rules.iter().map(|r| (r.kind, r.returns.clone())).collect();
+        assert_eq!(
+            pairs,
+            [
+                (
+                    AttachmentKind::StateSalesTaxReturn,
+                    vec![DueKind::Quarterly]
+                ),
+                (AttachmentKind::StateSalesTaxReturn, vec![DueKind::Annual]),
+            ]
+        );
+        assert!(
+            rules[0]
+                .citation
+                .starts_with("Hayward room tax, returns ¶A")
+        );
+        assert!(
+            rules[1]
+                .citation
+                .starts_with("Hayward room tax, returns ¶B")
+        );
+    }
+
+    #[test]
+    fn a_stored_version_from_before_required_attachments_still_loads() {
+        for policy in [montello(), hayward()] {
+            let mut json = serde_json::to_value(&policy).unwrap();
+            json.as_object_mut().unwrap().remove("required_attachments");
+            let old: Policy = serde_json::from_value(json).unwrap();
+            assert!(
+                old.required_attachments.is_empty(),
+                "{}",
+                policy.municipality
+            );
+            assert_eq!(old.validate(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn montello_long_stays_follow_the_transient_definition() {
+        let p = montello();
+        let long = p
+            .exemptions
+            .iter()
+            .find(|e| e.code == "stay_over_30_days")
+            .unwrap();
+        assert!(
+            long.description.contains("30 consecutive days or more"),
+            "{}",
+            long.description
+        );
+        assert!(long.citation.contains("less than 30 consecutive days"));
+    }
+
+    #[test]
     fn policy_round_trips_through_json() {
         let policy = montello();
         let json = serde_json::to_string(&policy).unwrap();

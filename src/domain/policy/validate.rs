@@ -11,14 +11,18 @@
 //! - payment order does not list each charge kind exactly once;
 //! - annual return rule "with the fourth-quarter return" is combined with fiscal years
 //!   (a fourth-quarter return closes a calendar year only);
-//! - exemption codes repeat.
+//! - exemption codes repeat;
+//! - a required attachment has no description or citation, names no kind of return,
+//!   names one twice, is of kind `other` (a requirement must say what is required), or
+//!   repeats a kind already required of the same kind of return.
 
 use std::collections::BTreeSet;
 
 use chrono::Datelike;
 use rust_decimal::Decimal;
 
-use super::{AnnualReturnRule, ChargeKind, Cited, Policy, PolicyError};
+use super::{AnnualReturnRule, ChargeKind, Cited, Policy, PolicyError, RequiredAttachment};
+use crate::domain::attachment::AttachmentKind;
 use crate::domain::money::Money;
 use crate::domain::period::{MAX_YEAR, MIN_YEAR};
 
@@ -114,6 +118,39 @@ fn rate_cap(policy: &Policy) -> Result<(), PolicyError> {
     Ok(())
 }
 
+/// The checks of `required_attachments` (see the module doc).
+fn required_attachments(rules: &[RequiredAttachment]) -> Result<(), PolicyError> {
+    let mut seen = BTreeSet::new();
+    for rule in rules {
+        text("required_attachments.description", &rule.description)?;
+        text("required_attachments.citation", &rule.citation)?;
+        if rule.kind == AttachmentKind::Other {
+            return Err(PolicyError::invalid(
+                "required_attachments.kind",
+                "a requirement must name what is required, not `other`",
+            ));
+        }
+        if rule.returns.is_empty() {
+            return Err(PolicyError::invalid(
+                "required_attachments.returns",
+                "must name the kinds of return (quarterly, annual) the document goes with",
+            ));
+        }
+        for kind in &rule.returns {
+            if !seen.insert((rule.kind, *kind)) {
+                return Err(PolicyError::invalid(
+                    "required_attachments.returns",
+                    format!(
+                        "{} is required twice of the same kind of return ({kind:?})",
+                        rule.kind.as_str()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Policy {
     /// Checks that the values are coherent (see the module doc for the list).
     pub fn validate(&self) -> Result<(), PolicyError> {
@@ -146,6 +183,8 @@ impl Policy {
                 ));
             }
         }
+
+        required_attachments(&self.required_attachments)?;
 
         cited("quarterly_due", &self.quarterly_due)?;
         cited("annual_return", &self.annual_return)?;
@@ -332,6 +371,26 @@ mod tests {
             ("exemptions.code", |p, _| {
                 let first = p.exemptions[0].clone();
                 p.exemptions.push(first);
+            }),
+            ("required_attachments.kind", |p, _| {
+                let mut rule = presets::hayward().required_attachments[0].clone();
+                rule.kind = AttachmentKind::Other;
+                p.required_attachments.push(rule);
+            }),
+            ("required_attachments.returns", |p, _| {
+                let mut rule = presets::hayward().required_attachments[0].clone();
+                rule.returns.clear();
+                p.required_attachments.push(rule);
+            }),
+            ("required_attachments.returns", |p, _| {
+                let rule = presets::hayward().required_attachments[0].clone();
+                p.required_attachments.push(rule.clone());
+                p.required_attachments.push(rule);
+            }),
+            ("required_attachments.citation", |p, _| {
+                let mut rule = presets::hayward().required_attachments[0].clone();
+                rule.citation = " ".into();
+                p.required_attachments.push(rule);
             }),
             ("effective_from", |p, _| {
                 p.effective_from = chrono::NaiveDate::from_ymd_opt(1980, 1, 1).unwrap()
