@@ -39,6 +39,7 @@ use crate::{
     auth::{KeyRing, SignInThrottle, ThrottlePolicy, TokenIssuer, TokenVerifier},
     config::Settings,
     db::{self, Db, DbError, Target},
+    domain::clock::{Clock, SystemClock},
     error::fallback::{self, RouteTable},
     request_context,
 };
@@ -103,6 +104,9 @@ pub struct AppState {
     pub db: Db,
     /// Tokens, keys and throttling.
     pub auth: Arc<AuthState>,
+    /// What time it is: the system clock in production, a fixed one in tests.
+    /// Filing and payment dates are its local (America/Chicago) date.
+    pub clock: Arc<dyn Clock>,
 }
 
 /// Why the service could not start.
@@ -180,6 +184,15 @@ impl Application {
     /// are closed again, the signing keys are loaded, the port is bound, and only
     /// then is the pool opened; nothing after it can fail.
     pub fn build(settings: &Settings) -> Result<Self, StartError> {
+        Self::build_with_clock(settings, Arc::new(SystemClock))
+    }
+
+    /// [`Application::build`] with another clock (tests fix the time with
+    /// `domain::clock::FixedClock`).
+    pub fn build_with_clock(
+        settings: &Settings,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, StartError> {
         let applied = migrate(settings)?;
         {
             let mut conn = Target::parse(&settings.database_url)?.connect()?;
@@ -202,7 +215,7 @@ impl Application {
         let port = bound.port();
         let db = Db::open(&settings.database_url, settings.pool_size)?;
         tracing::info!(backend = db.backend(), applied, "database ready");
-        let state = AppState { db, auth };
+        let state = AppState { db, auth, clock };
 
         let data = web::Data::new(state.clone());
         let server = HttpServer::new(move || {

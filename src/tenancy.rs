@@ -206,6 +206,10 @@ pub enum Action {
     ManageApiClients,
     /// Answer the zone invitations addressed to the municipality (accept or decline).
     AnswerZoneInvitations,
+    /// See every payor's returns, filed or missing, and the marketplace reports.
+    ReviewReturns,
+    /// Grant or refuse extensions of the time to file.
+    DecideExtensions,
 }
 
 impl Action {
@@ -220,6 +224,8 @@ impl Action {
             Action::ReadAccessLog => "read the access log",
             Action::ManageApiClients => "register or revoke API clients",
             Action::AnswerZoneInvitations => "answer the municipality's zone invitations",
+            Action::ReviewReturns => "review the municipality's returns",
+            Action::DecideExtensions => "grant or refuse extensions",
         }
     }
 
@@ -231,8 +237,31 @@ impl Action {
             Action::ManageUsers
             | Action::ManageDisclosures
             | Action::ManageApiClients
-            | Action::AnswerZoneInvitations => true,
-            Action::WritePayors | Action::ManagePolicies | Action::ReadAccessLog => false,
+            | Action::AnswerZoneInvitations
+            | Action::DecideExtensions => true,
+            Action::WritePayors
+            | Action::ManagePolicies
+            | Action::ReadAccessLog
+            | Action::ReviewReturns => false,
+        }
+    }
+}
+
+/// Whose hand a return is filed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnteredAs {
+    /// The payor's own operator, online.
+    Operator,
+    /// The clerk-treasurer or staff, for the payor (a paper return).
+    Staff,
+}
+
+impl EnteredAs {
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EnteredAs::Operator => "operator",
+            EnteredAs::Staff => "staff",
         }
     }
 }
@@ -376,6 +405,11 @@ impl MunicipalityContext {
             | Action::ManageApiClients
             | Action::AnswerZoneInvitations => self.has_role(&[Role::ClerkTreasurer]).is_some(),
             Action::ReadAccessLog => self.has_role(&[Role::ClerkTreasurer]).is_some(),
+            // Staff act as the clerk-treasurer does, minus policy and user
+            // administration (DESIGN §1); API clients get no access to returns.
+            Action::ReviewReturns | Action::DecideExtensions => self
+                .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
+                .is_some(),
         };
         if !allowed {
             return Err(refuse(
@@ -393,6 +427,34 @@ impl MunicipalityContext {
             ));
         }
         Ok(())
+    }
+
+    /// Who may file (and amend, and ask an extension for) this payor's
+    /// returns, and as whom: the clerk-treasurer and staff for any payor (a
+    /// paper return entered for it), an operator for its own payor. Anyone
+    /// else gets 404 for the payor, as if it did not exist: a return's payor
+    /// is confidential (Montello room tax, confidentiality ¶).
+    pub fn return_filer(&self, payor_id: &str) -> Result<EnteredAs, ApiError> {
+        if self
+            .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
+            .is_some()
+        {
+            return Ok(EnteredAs::Staff);
+        }
+        if self.own_payors().iter().any(|p| p == payor_id) {
+            return Ok(EnteredAs::Operator);
+        }
+        Err(Self::hidden("payor"))
+    }
+
+    /// Whether the caller is a marketplace provider here (files its own reports).
+    pub fn marketplace_provider(&self) -> Option<&str> {
+        match &self.caller.subject {
+            Subject::User { id, .. } if self.has_role(&[Role::MarketplaceProvider]).is_some() => {
+                Some(id)
+            }
+            _ => None,
+        }
     }
 
     /// The basis recorded in the access log for a clerk-level action.

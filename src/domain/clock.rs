@@ -27,7 +27,7 @@ pub fn local_date(instant: DateTime<Utc>) -> NaiveDate {
 }
 
 /// Where the service reads the current instant from.
-pub trait Clock: Send + Sync {
+pub trait Clock: Send + Sync + std::fmt::Debug {
     /// The current instant.
     fn now(&self) -> DateTime<Utc>;
 

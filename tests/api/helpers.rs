@@ -13,6 +13,7 @@ use diesel::{Connection, PgConnection, RunQueryDsl};
 use roomtax::{
     app::{AppState, Application},
     config::{Secret, Settings},
+    domain::clock::FixedClock,
 };
 
 /// The database a test runs against.
@@ -233,6 +234,8 @@ pub struct TestApp {
     /// Demo accounts (after `spawn_demo_app`), with their passwords.
     pub accounts: Vec<roomtax::demo::DemoAccount>,
     pub settings: Settings,
+    /// The application's clock when the test fixed it (`spawn_app_at`).
+    pub clock: Option<std::sync::Arc<FixedClock>>,
     #[allow(dead_code)] // kept alive: the signing keys live there for the test's duration
     pub keys_dir: tempfile::TempDir,
     // Dropped last: the database outlives the server.
@@ -324,10 +327,32 @@ impl TestApp {
 
 /// Start the application on a fresh, empty (migrated) database.
 pub async fn spawn_app() -> TestApp {
+    spawn_with_clock(None).await
+}
+
+/// Start the application with its clock fixed at an RFC 3339 instant
+/// (`"2026-05-01T04:30:00Z"`); [`TestApp::set_now`] moves it.
+pub async fn spawn_app_at(instant: &str) -> TestApp {
+    let clock = FixedClock::at(instant).expect("an RFC 3339 instant");
+    spawn_with_clock(Some(std::sync::Arc::new(clock))).await
+}
+
+/// [`spawn_app_at`] with the demo data loaded.
+pub async fn spawn_demo_app_at(instant: &str) -> TestApp {
+    let mut app = spawn_app_at(instant).await;
+    app.accounts = app.load_demo().await.accounts;
+    app
+}
+
+async fn spawn_with_clock(clock: Option<std::sync::Arc<FixedClock>>) -> TestApp {
     let db = TestDb::create();
     let keys_dir = tempfile::tempdir().expect("keys dir");
     let settings = test_settings(&db, keys_dir.path());
-    let app = Application::build(&settings).expect("application builds");
+    let app = match &clock {
+        Some(c) => Application::build_with_clock(&settings, c.clone()),
+        None => Application::build(&settings),
+    }
+    .expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let state = app.state().clone();
     actix_web::rt::spawn(app.run_until_stopped());
@@ -340,8 +365,20 @@ pub async fn spawn_app() -> TestApp {
         state,
         accounts: Vec::new(),
         settings,
+        clock,
         keys_dir,
         db,
+    }
+}
+
+impl TestApp {
+    /// Move the fixed clock to an RFC 3339 instant (the app must have been
+    /// started with [`spawn_app_at`]).
+    pub fn set_now(&self, instant: &str) {
+        let at = chrono::DateTime::parse_from_rfc3339(instant)
+            .expect("an RFC 3339 instant")
+            .with_timezone(&chrono::Utc);
+        self.clock.as_ref().expect("started with spawn_app_at").set(at);
     }
 }
 
