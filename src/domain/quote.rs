@@ -136,7 +136,7 @@ fn not_before_period_end(
 
 /// Says on `line` that no payment date was given, so the tax counts as paid with the
 /// return (the tax must accompany the return).
-fn mark_paid_with_return(line: &mut Line, title: &str) {
+pub(crate) fn mark_paid_with_return(line: &mut Line, title: &str) {
     line.explanation.push_str(
         " (no payment date was given: the tax must accompany the return, so it counts as paid when the return was filed)",
     );
