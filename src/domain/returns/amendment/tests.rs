@@ -3,18 +3,11 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::domain::compute::test_values::{d, m};
 use crate::domain::presets::{hayward, montello};
 use crate::domain::returns::assess::tests::filing;
 use crate::domain::returns::assess::{Timing, assess};
 use crate::domain::zone_membership::Stint;
-
-fn d(s: &str) -> NaiveDate {
-    s.parse().unwrap()
-}
-
-fn m(s: &str) -> Money {
-    Money::parse(s).unwrap()
-}
 
 const ZONE: &[Stint] = &[];
 

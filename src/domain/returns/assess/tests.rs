@@ -4,18 +4,11 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
+use crate::domain::compute::test_values::{d, m};
 use crate::domain::policy::Policy;
 use crate::domain::presets::{hayward, montello};
 use crate::domain::registry::Election;
 use crate::domain::returns::filing::ReturnFiling;
-
-fn d(s: &str) -> NaiveDate {
-    s.parse().unwrap()
-}
-
-fn m(s: &str) -> Money {
-    Money::parse(s).unwrap()
-}
 
 const ZONE: &[Stint] = &[Stint {
     joined_on: NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),
