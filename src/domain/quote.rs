@@ -3,9 +3,13 @@
 //! Contract of [`quote`]:
 //! - the policy is the version in force on the period's last day ([`PolicyHistory::for_period`];
 //!   none → [`DomainError::NoPolicy`]);
-//! - tax = rate × (gross − exempt), rounded once; an annual period (calendar or fiscal
-//!   year) is quoted like a quarter on the receipts given, with the annual rule's due date
-//!   (Montello: 90 days after the year closes; Hayward: with the Q4 return);
+//! - tax = rate × (gross − exempt), rounded once;
+//! - an annual period (calendar or fiscal year) has the annual rule's due date
+//!   (Montello: 90 days after the year closes; Hayward: with the Q4 return) and shows
+//!   only what its reconciliation would owe, never the year's tax again: see
+//!   `quote/annual.rs` (the year's tax is the information line `annual_summary`; a
+//!   quote sees no quarterly return on file, so only a late filing fee can be owed);
+//!   every date line of an annual return cites the annual-return paragraph;
 //! - `filed_on` / `paid_on` absent = on time; both, when given, must be on or after the
 //!   period's last day (rule `before_period_end`);
 //! - the tax must accompany the return (Montello room tax, returns ¶: "The correct
@@ -27,13 +31,15 @@
 //!   `domain::zone_membership`): from the day after `left_on`, nothing goes to a
 //!   commission and the municipality keeps the whole principal;
 //! - total due = principal + interest + late filing fee + late-payment forfeiture;
-//! - `lines` explains every amount (codes `tax`, `collection_fee`, `interest`,
-//!   `late_filing_fee`, `late_payment_forfeiture`, `commission_share`,
-//!   `municipality_share`, `total_due`), `dates` every date;
+//! - `lines` explains every amount (a quarter: codes `tax`, `collection_fee`,
+//!   `interest`, `late_filing_fee`, `late_payment_forfeiture`, `commission_share`,
+//!   `municipality_share`, `total_due`; a year: `annual_summary`, `reconciliation`,
+//!   `late_filing_fee`, `total_due`), `dates` every date;
 //! - invalid input is [`DomainError::Invalid`] on the request fields `period`,
 //!   `gross_receipts`, `exempt_receipts`, `filed_on`, `paid_on`, `extended_to`,
 //!   `previous_year_tax`.
 
+mod annual;
 mod due_calendar;
 
 use chrono::NaiveDate;
@@ -81,7 +87,9 @@ pub struct QuoteInput {
 pub struct Quote {
     /// The return's period.
     pub period: Period,
-    /// Room tax on the taxable receipts.
+    /// Room tax this return owes: rate × taxable receipts for a quarter; 0.00 for an
+    /// annual return, whose year's tax was owed on the quarterly returns (it is stated
+    /// in the `annual_summary` line).
     pub tax: Money,
     /// Due date of the return and its tax (interest runs from it; never extended).
     pub due_date: NaiveDate,
@@ -128,7 +136,7 @@ fn not_before_period_end(
 
 /// Says on `line` that no payment date was given, so the tax counts as paid with the
 /// return (the tax must accompany the return).
-fn mark_paid_with_return(line: &mut Line, title: &str) {
+pub(crate) fn mark_paid_with_return(line: &mut Line, title: &str) {
     line.explanation.push_str(
         " (no payment date was given: the tax must accompany the return, so it counts as paid when the return was filed)",
     );
@@ -157,7 +165,12 @@ pub fn quote(
     not_before_period_end("paid_on", input.paid_on, &period)?;
 
     let due = return_due_date(policy, &period)?;
-    let filing_due = extended_filing_due_date(policy, due.date, input.extended_to)?;
+    let filing_due = extended_filing_due_date(policy, &due, input.extended_to)?;
+    if period.is_annual() {
+        return Ok(annual::annual_quote(
+            policy, input, tax_line, due, filing_due,
+        ));
+    }
     let filed_late = input.filed_on.is_some_and(|filed| filed > filing_due.date);
     let paid_on = input.paid_on.or(input.filed_on);
     let paid_with_return = input.paid_on.is_none() && input.filed_on.is_some();

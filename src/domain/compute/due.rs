@@ -135,21 +135,21 @@ pub fn return_due_date(policy: &Policy, period: &Period) -> Result<DateLine, Dom
     }
 }
 
-/// The filing due date after an optional extension (line code `filing_due_date`).
+/// The filing due date after an optional extension of the return due on `due` (line
+/// code `filing_due_date`). Without an extension the line cites the paragraph `due`
+/// cites (the quarterly rule for a quarter, the annual-return rule for a year).
 pub fn extended_filing_due_date(
     policy: &Policy,
-    due: NaiveDate,
+    due: &DateLine,
     extended_to: Option<NaiveDate>,
 ) -> Result<DateLine, DomainError> {
+    let (due_line, due) = (due, due.date);
     let Some(extended) = extended_to else {
         let explanation = format!("no extension: the return is due on the due date {due}");
-        return Ok(DateLine::new(
-            "filing_due_date",
-            due,
-            explanation,
-            &policy.quarterly_due.citation,
-        )
-        .input("due_date", due));
+        return Ok(
+            DateLine::new("filing_due_date", due, explanation, &due_line.citation)
+                .input("due_date", due),
+        );
     };
     let Some(months) = &policy.max_extension_months else {
         return Err(DomainError::invalid(
@@ -273,8 +273,10 @@ mod tests {
     #[test]
     fn extensions() {
         let m = montello();
-        let ok =
-            |due: &str, to: &str| extended_filing_due_date(&m, d(due), Some(d(to))).map(|l| l.date);
+        let due_line = |due: &str| DateLine::new("quarterly_due_date", d(due), "", "c");
+        let ok = |due: &str, to: &str| {
+            extended_filing_due_date(&m, &due_line(due), Some(d(to))).map(|l| l.date)
+        };
         assert_eq!(ok("2026-04-30", "2026-05-30"), Ok(d("2026-05-30")));
         assert_eq!(ok("2026-04-30", "2026-05-31"), Ok(d("2026-05-31")));
         assert_eq!(ok("2026-04-30", "2026-05-15"), Ok(d("2026-05-15")));
@@ -284,7 +286,7 @@ mod tests {
         assert_eq!(ok("2024-03-30", "2024-04-30"), Ok(d("2024-04-30")));
         let refused = |policy: &Policy, due: &str, to: &str| match extended_filing_due_date(
             policy,
-            d(due),
+            &due_line(due),
             Some(d(to)),
         ) {
             Err(DomainError::Invalid { field, rule, .. }) => format!("{field}/{rule}"),
@@ -306,7 +308,23 @@ mod tests {
             refused(&hayward(), "2026-04-30", "2026-05-15"),
             "extended_to/extension_not_allowed"
         );
-        let none = extended_filing_due_date(&hayward(), d("2026-04-30"), None).unwrap();
+        let none = extended_filing_due_date(&hayward(), &due_line("2026-04-30"), None).unwrap();
         assert_eq!(none.date, d("2026-04-30"));
+    }
+
+    #[test]
+    fn an_annual_filing_due_date_cites_the_annual_return_paragraph() {
+        // Issue 8 item 10: without an extension the filing due date of an annual return
+        // is its annual due date, cited to the annual-return paragraph (it used to cite
+        // the quarterly due-date paragraph).
+        for policy in [montello(), hayward()] {
+            let due = annual_due_date(&policy, &p("2025")).unwrap();
+            let filing = extended_filing_due_date(&policy, &due, None).unwrap();
+            assert_eq!(filing.date, due.date);
+            assert_eq!(filing.citation, policy.annual_return.citation);
+            let quarter = quarterly_due_date(&policy, &p("2026-Q1")).unwrap();
+            let filing = extended_filing_due_date(&policy, &quarter, None).unwrap();
+            assert_eq!(filing.citation, policy.quarterly_due.citation);
+        }
     }
 }

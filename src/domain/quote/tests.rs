@@ -509,3 +509,72 @@ fn from_the_day_after_left_on_nothing_goes_to_the_commission() {
             .contains("not a member of a tourism zone on 2026-09-30")
     );
 }
+
+#[test]
+fn an_annual_quote_owes_only_what_reconciliation_would() {
+    // Issue 8 item 10. Montello calendar 2025, receipts 100000.00: the year's tax
+    // 4.5 % × 100000.00 = 4500.00 was owed on the quarterly returns, so the annual
+    // return owes nothing but, filed after 2026-03-31, the $25 late filing fee.
+    let mut i = input("2025", "100000.00");
+    i.filed_on = Some(d("2026-04-01"));
+    i.paid_on = Some(d("2026-06-15"));
+    i.previous_year_tax = Some(m("4000.00"));
+    let q = quote(&history(montello()), &i, ZONE).unwrap();
+    assert_eq!(q.tax, Money::ZERO);
+    assert_eq!(
+        (q.interest, q.late_payment_forfeiture, q.collection_fee),
+        (Money::ZERO, Money::ZERO, Money::ZERO)
+    );
+    assert_eq!(q.late_filing_fee, m("25.00"));
+    assert_eq!(q.total_due, m("25.00"));
+    assert_eq!(
+        q.distribution.commission + q.distribution.municipality,
+        Money::ZERO
+    );
+    let codes: Vec<&str> = q.lines.iter().map(|l| l.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "annual_summary",
+            "reconciliation",
+            "late_filing_fee",
+            "total_due"
+        ]
+    );
+    let summary = line(&q, "annual_summary");
+    assert_eq!(summary.amount, m("4500.00"));
+    assert!(summary.explanation.contains("not owed again"));
+    assert_eq!(line(&q, "reconciliation").amount, Money::ZERO);
+    // On time: nothing at all. Hayward likewise (due with the Q4 return, 2026-01-30).
+    i.filed_on = Some(d("2026-03-31"));
+    assert_eq!(
+        quote(&history(montello()), &i, ZONE).unwrap().total_due,
+        Money::ZERO
+    );
+    let mut h = input("2025", "100000.00");
+    h.filed_on = Some(d("2026-01-30"));
+    let q = quote(&history(hayward()), &h, ZONE).unwrap();
+    assert_eq!((q.tax, q.total_due), (Money::ZERO, Money::ZERO));
+    assert_eq!(line(&q, "annual_summary").amount, m("4000.00")); // 4 % × 100000.00
+}
+
+#[test]
+fn every_date_line_of_an_annual_quote_cites_the_annual_return_paragraph() {
+    // Issue 8 item 10: the filing due date line used to cite the quarterly paragraph.
+    for (policy, period) in [
+        (montello(), "2025"),
+        (montello(), "FY2026-06"),
+        (hayward(), "2025"),
+    ] {
+        let q = quote(&history(policy.clone()), &input(period, "1000.00"), ZONE).unwrap();
+        let codes: Vec<&str> = q.dates.iter().map(|l| l.code.as_str()).collect();
+        assert_eq!(codes, ["annual_due_date", "filing_due_date"], "{period}");
+        for date in &q.dates {
+            assert_eq!(
+                date.citation, policy.annual_return.citation,
+                "{period} {}",
+                date.code
+            );
+        }
+    }
+}
