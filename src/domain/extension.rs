@@ -140,7 +140,8 @@ pub fn grant(
 ) -> Result<ExtensionDecision, DomainError> {
     let policy = governing(history, period)?;
     let months = extension_limit(policy)?.value;
-    let due = return_due_date(policy, period)?.date;
+    let due_line = return_due_date(policy, period)?;
+    let due = due_line.date;
     if extended_to <= due {
         return Err(DomainError::invalid(
             "extended_to",
@@ -150,7 +151,7 @@ pub fn grant(
             ),
         ));
     }
-    let line = extended_filing_due_date(policy, due, Some(extended_to))?;
+    let line = extended_filing_due_date(policy, &due_line, Some(extended_to))?;
     let limit = add_months_month_end(due, months);
     let note = note.map(|text| Reason::parse("note", text)).transpose()?;
     Ok(ExtensionDecision::Granted(GrantedExtension {
