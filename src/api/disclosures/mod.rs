@@ -117,9 +117,9 @@ pub async fn list(
                 let request = disclosures::ListRequest {
                     active_at: (params.active == Some(true)).then(|| now.naive_utc()),
                     before: page.before.clone(),
-                    limit: page.limit,
+                    limit: i64::from(page.limit),
                 };
-                Ok((disclosures::list(conn, municipality.id, request)?, page))
+                Ok((disclosures::list(conn, municipality.id, &request)?, page))
             },
         )
         .await?;
