@@ -22,7 +22,7 @@
 //!
 //! The file is `--config FILE` or `ROOMTAX_CONFIG`; unknown keys are refused.
 
-use std::{fmt, path::Path, str::FromStr};
+use std::{fmt, path::Path};
 
 use serde::Deserialize;
 
@@ -58,19 +58,10 @@ pub enum LogFormat {
     Json,
 }
 
-impl FromStr for LogFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "human" => Ok(Self::Human),
-            "json" => Ok(Self::Json),
-            other => Err(format!("`{other}` is not a log format (human, json)")),
-        }
-    }
-}
-
-/// Everything the service needs to start.
-#[derive(Clone, Debug)]
+/// Everything the service needs to start. A settings file is this struct in
+/// TOML (every key optional: [`Default`] fills the rest; unknown keys are refused).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// Address to listen on.
     pub host: String,
@@ -120,25 +111,6 @@ impl Default for Settings {
     }
 }
 
-/// The keys a settings file may set; all optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileSettings {
-    host: Option<String>,
-    port: Option<u16>,
-    database_url: Option<Secret>,
-    migration_database_url: Option<Secret>,
-    pool_size: Option<u32>,
-    log_format: Option<LogFormat>,
-    log_filter: Option<String>,
-    shutdown_timeout_secs: Option<u64>,
-    keys_dir: Option<std::path::PathBuf>,
-    token_issuer: Option<String>,
-    token_audience: Option<String>,
-    access_token_ttl_secs: Option<u64>,
-    refresh_token_ttl_days: Option<u32>,
-}
-
 /// Why settings could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -156,22 +128,29 @@ pub enum SettingsError {
     Env { name: String, message: String },
 }
 
-fn env_parse<T: FromStr>(
-    env: &dyn Fn(&str) -> Option<String>,
-    name: &str,
-) -> Result<Option<T>, SettingsError>
-where
-    T::Err: fmt::Display,
-{
-    env(name)
-        .map(|raw| {
-            raw.parse::<T>().map_err(|e| SettingsError::Env {
-                name: name.into(),
-                message: e.to_string(),
-            })
-        })
-        .transpose()
-}
+/// The environment layer: each setting's TOML key and the variables that set
+/// it, the first one set winning (see the table in the module docs).
+const ENV: &[(&str, &[&str])] = &[
+    ("host", &["ROOMTAX_HOST"]),
+    ("port", &["ROOMTAX_PORT"]),
+    ("database_url", &["ROOMTAX_DATABASE_URL", "DATABASE_URL"]),
+    (
+        "migration_database_url",
+        &["ROOMTAX_MIGRATION_DATABASE_URL"],
+    ),
+    ("pool_size", &["ROOMTAX_POOL_SIZE"]),
+    ("log_format", &["ROOMTAX_LOG_FORMAT"]),
+    ("log_filter", &["ROOMTAX_LOG", "RUST_LOG"]),
+    ("shutdown_timeout_secs", &["ROOMTAX_SHUTDOWN_TIMEOUT_SECS"]),
+    ("keys_dir", &["ROOMTAX_KEYS_DIR"]),
+    ("token_issuer", &["ROOMTAX_TOKEN_ISSUER"]),
+    ("token_audience", &["ROOMTAX_TOKEN_AUDIENCE"]),
+    ("access_token_ttl_secs", &["ROOMTAX_ACCESS_TOKEN_TTL_SECS"]),
+    (
+        "refresh_token_ttl_days",
+        &["ROOMTAX_REFRESH_TOKEN_TTL_DAYS"],
+    ),
+];
 
 impl Settings {
     /// Load defaults, then `file` (if any), then the process environment.
@@ -184,108 +163,33 @@ impl Settings {
         file: Option<&Path>,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Self, SettingsError> {
-        let mut s = Self::default();
         let file = file
             .map(Path::to_path_buf)
             .or_else(|| env("ROOMTAX_CONFIG").map(Into::into));
-        if let Some(path) = file {
-            let shown = path.display().to_string();
-            let text = std::fs::read_to_string(&path).map_err(|source| SettingsError::Read {
-                path: shown.clone(),
-                source,
+        let mut layers = match file {
+            Some(path) => file_layer(&path)?,
+            None => toml::Table::new(),
+        };
+        for (key, names) in ENV {
+            let Some((name, raw)) = names.iter().find_map(|n| env(n).map(|v| (*n, v))) else {
+                continue;
+            };
+            let value = env_value(key, raw).map_err(|message| SettingsError::Env {
+                name: name.into(),
+                message,
             })?;
-            let f: FileSettings = toml::from_str(&text).map_err(|e| SettingsError::Parse {
-                path: shown,
-                message: e.message().to_owned(),
-            })?;
-            s.apply_file(f);
+            layers.insert((*key).into(), value);
         }
-        s.apply_env(env)?;
+        let s = from_table(layers).map_err(|message| SettingsError::Env {
+            name: "ROOMTAX_*".into(),
+            message,
+        })?;
+        s.check()?;
         Ok(s)
     }
 
-    fn apply_file(&mut self, f: FileSettings) {
-        if let Some(v) = f.host {
-            self.host = v;
-        }
-        if let Some(v) = f.port {
-            self.port = v;
-        }
-        if let Some(v) = f.database_url {
-            self.database_url = v;
-        }
-        if f.migration_database_url.is_some() {
-            self.migration_database_url = f.migration_database_url;
-        }
-        if let Some(v) = f.pool_size {
-            self.pool_size = v;
-        }
-        if let Some(v) = f.log_format {
-            self.log_format = v;
-        }
-        if let Some(v) = f.log_filter {
-            self.log_filter = v;
-        }
-        if let Some(v) = f.shutdown_timeout_secs {
-            self.shutdown_timeout_secs = v;
-        }
-        if let Some(v) = f.keys_dir {
-            self.keys_dir = v;
-        }
-        if let Some(v) = f.token_issuer {
-            self.token_issuer = v;
-        }
-        if let Some(v) = f.token_audience {
-            self.token_audience = v;
-        }
-        if let Some(v) = f.access_token_ttl_secs {
-            self.access_token_ttl_secs = v;
-        }
-        if let Some(v) = f.refresh_token_ttl_days {
-            self.refresh_token_ttl_days = v;
-        }
-    }
-
-    fn apply_env(&mut self, env: &dyn Fn(&str) -> Option<String>) -> Result<(), SettingsError> {
-        if let Some(v) = env("ROOMTAX_HOST") {
-            self.host = v;
-        }
-        if let Some(v) = env_parse(env, "ROOMTAX_PORT")? {
-            self.port = v;
-        }
-        if let Some(v) = env("ROOMTAX_DATABASE_URL").or_else(|| env("DATABASE_URL")) {
-            self.database_url = Secret::new(v);
-        }
-        if let Some(v) = env("ROOMTAX_MIGRATION_DATABASE_URL") {
-            self.migration_database_url = Some(Secret::new(v));
-        }
-        if let Some(v) = env_parse(env, "ROOMTAX_POOL_SIZE")? {
-            self.pool_size = v;
-        }
-        if let Some(v) = env_parse(env, "ROOMTAX_LOG_FORMAT")? {
-            self.log_format = v;
-        }
-        if let Some(v) = env("ROOMTAX_LOG").or_else(|| env("RUST_LOG")) {
-            self.log_filter = v;
-        }
-        if let Some(v) = env_parse(env, "ROOMTAX_SHUTDOWN_TIMEOUT_SECS")? {
-            self.shutdown_timeout_secs = v;
-        }
-        if let Some(v) = env("ROOMTAX_KEYS_DIR") {
-            self.keys_dir = v.into();
-        }
-        if let Some(v) = env("ROOMTAX_TOKEN_ISSUER") {
-            self.token_issuer = v;
-        }
-        if let Some(v) = env("ROOMTAX_TOKEN_AUDIENCE") {
-            self.token_audience = v;
-        }
-        if let Some(v) = env_parse(env, "ROOMTAX_ACCESS_TOKEN_TTL_SECS")? {
-            self.access_token_ttl_secs = v;
-        }
-        if let Some(v) = env_parse(env, "ROOMTAX_REFRESH_TOKEN_TTL_DAYS")? {
-            self.refresh_token_ttl_days = v;
-        }
+    /// The rules across values of any layer.
+    fn check(&self) -> Result<(), SettingsError> {
         if !(60..=3600).contains(&self.access_token_ttl_secs) {
             return Err(SettingsError::Env {
                 name: "ROOMTAX_ACCESS_TOKEN_TTL_SECS".into(),
@@ -299,6 +203,47 @@ impl Settings {
             });
         }
         Ok(())
+    }
+}
+
+/// Settings from TOML keys (the defaults for every key not given).
+fn from_table(table: toml::Table) -> Result<Settings, String> {
+    Settings::deserialize(toml::Value::Table(table)).map_err(|e| e.to_string())
+}
+
+/// The settings file's keys, each checked against its setting.
+fn file_layer(path: &Path) -> Result<toml::Table, SettingsError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| SettingsError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let parse_error = |message: String| SettingsError::Parse {
+        path: shown.clone(),
+        message,
+    };
+    let table: toml::Table = toml::from_str(&text).map_err(|e| parse_error(e.message().into()))?;
+    from_table(table.clone()).map_err(parse_error)?;
+    Ok(table)
+}
+
+/// An environment value as the TOML value of setting `key`: text, or a
+/// number where the setting is one; refused (with the reason) when it fits
+/// neither.
+fn env_value(key: &str, raw: String) -> Result<toml::Value, String> {
+    let alone =
+        |value: &toml::Value| from_table(toml::Table::from_iter([(key.to_owned(), value.clone())]));
+    let text = toml::Value::String(raw);
+    if alone(&text).is_ok() {
+        return Ok(text);
+    }
+    let number = text
+        .as_str()
+        .and_then(|t| t.parse::<i64>().ok())
+        .map(toml::Value::Integer);
+    match number {
+        Some(n) => alone(&n).map(|_| n),
+        None => alone(&text).map(|_| text),
     }
 }
 
@@ -330,6 +275,26 @@ mod tests {
             !format!("{s:?}").contains("hunter2"),
             "Debug must not print secrets"
         );
+    }
+
+    #[test]
+    fn environment_values_take_the_settings_types() {
+        let env: HashMap<&str, &str> = [
+            ("ROOMTAX_DATABASE_URL", "sqlite://first.db"),
+            ("DATABASE_URL", "sqlite://second.db"),
+            ("ROOMTAX_TOKEN_ISSUER", "123"),
+            ("ROOMTAX_POOL_SIZE", "3"),
+            ("ROOMTAX_MIGRATION_DATABASE_URL", "postgres://owner@db/x"),
+        ]
+        .into();
+        let s = Settings::load_with(None, &|k| env.get(k).map(|v| v.to_string())).unwrap();
+        assert_eq!(s.database_url.expose(), "sqlite://first.db");
+        assert_eq!(s.token_issuer, "123", "a number-like text stays text");
+        assert_eq!(s.pool_size, 3);
+        assert!(s.migration_database_url.is_some());
+        let err = Settings::load_with(None, &|k| (k == "ROOMTAX_PORT").then(|| "70000".into()))
+            .unwrap_err();
+        assert!(err.to_string().contains("ROOMTAX_PORT"), "{err}");
     }
 
     #[test]

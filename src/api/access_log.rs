@@ -117,47 +117,41 @@ pub async fn list(
     here: InMunicipality,
     params: Result<ApiQuery<AccessLogParams>, ApiError>,
 ) -> Result<web::Json<AccessLogPage>, ApiError> {
-    let rows = here
-        .read(
-            &state,
-            move |MunicipalUnit {
-                      conn,
-                      ctx,
-                      municipality,
-                  }| {
-                ctx.require(Action::ReadAccessLog)?;
-                let ApiQuery(params) = params?;
-                let page = Page::parse(params.limit, params.cursor.as_deref())?;
-                let since = params
-                    .since
-                    .as_deref()
-                    .map(|s| {
-                        DateTime::parse_from_rfc3339(s)
-                            .map(|at| at.naive_utc())
-                            .map_err(|_| {
-                                ApiError::invalid(
-                                    "since",
-                                    "rfc3339",
-                                    "an RFC 3339 instant, e.g. 2026-04-01T00:00:00Z",
-                                )
-                            })
-                    })
-                    .transpose()?;
-                let query = LogQuery {
-                    record_id: params.record_id,
-                    actor_id: params.actor_id,
-                    since,
-                    before: page.before.clone(),
-                    limit: i64::from(page.limit),
-                };
-                let rows = db::access_log::list(conn, municipality.id, &query)?;
-                let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
-                Ok(AccessLogPage {
-                    items: rows.into_iter().map(to_api).collect(),
-                    next_cursor,
-                })
-            },
-        )
-        .await?;
-    Ok(web::Json(rows))
+    here.read_for(
+        &state,
+        Action::ReadAccessLog,
+        move |MunicipalUnit {
+                  conn, municipality, ..
+              }| {
+            let ApiQuery(params) = params?;
+            let page = Page::parse(params.limit, params.cursor.as_deref())?;
+            let query = LogQuery {
+                record_id: params.record_id,
+                actor_id: params.actor_id,
+                since: params.since.as_deref().map(parse_since).transpose()?,
+                before: page.before.clone(),
+                limit: i64::from(page.limit),
+            };
+            let rows = db::access_log::list(conn, municipality.id, &query)?;
+            let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
+            Ok(web::Json(AccessLogPage {
+                items: rows.into_iter().map(to_api).collect(),
+                next_cursor,
+            }))
+        },
+    )
+    .await
+}
+
+/// The `since` filter: an RFC 3339 instant, kept as UTC.
+fn parse_since(text: &str) -> Result<chrono::NaiveDateTime, ApiError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|at| at.naive_utc())
+        .map_err(|_| {
+            ApiError::invalid(
+                "since",
+                "rfc3339",
+                "an RFC 3339 instant, e.g. 2026-04-01T00:00:00Z",
+            )
+        })
 }

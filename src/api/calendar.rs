@@ -10,7 +10,7 @@ use actix_web::{get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::ApiQuery;
+use super::{caller::PublicMunicipality, extract::ApiQuery};
 use crate::{
     app::AppState,
     db,
@@ -60,7 +60,7 @@ pub struct DueCalendar {
 #[get("/v1/municipalities/{municipality}/calendar")]
 pub async fn show(
     state: web::Data<AppState>,
-    path: web::Path<String>,
+    at: PublicMunicipality,
     ApiQuery(params): ApiQuery<CalendarParams>,
 ) -> Result<web::Json<DueCalendar>, ApiError> {
     let year = params.year;
@@ -75,17 +75,13 @@ pub async fn show(
             ),
         ));
     }
-    let slug = path.into_inner();
-    state
-        .db
-        .read(move |conn| {
-            let muni = db::municipalities::require(conn, &slug)?;
-            let (_, history) = db::policies::load(conn, muni.id)?;
-            Ok(web::Json(DueCalendar {
-                municipality: muni.slug,
-                year,
-                items: due_calendar(&history, year),
-            }))
-        })
-        .await
+    at.read(&state, move |conn, muni| {
+        let (_, history) = db::policies::load(conn, muni.id)?;
+        Ok(web::Json(DueCalendar {
+            municipality: muni.slug,
+            year,
+            items: due_calendar(&history, year),
+        }))
+    })
+    .await
 }

@@ -4,7 +4,9 @@
 //! bearer token (EdDSA only, `exp`, `iat`, `iss`, `aud`, `sub` required; any
 //! fault is a 401); [`InMunicipality`] and [`InZone`] (one [`InTenant`] over a
 //! [`Place`]) add the slug of the `{municipality}` / `{zone}` path segment (by name, never by position). No
-//! handler reads tenant ids from anywhere else.
+//! handler reads tenant ids from anywhere else. [`Public`] is the same
+//! segment for a public read: no caller, one read unit of work that finds the
+//! tenant (404 when there is none) and hands its row to the handler.
 //!
 //! The handler then opens exactly one unit of work, `read` or `write` (see
 //! `db::Mode`), and everything the request needs runs in that one
@@ -235,8 +237,12 @@ pub trait Place: Send + 'static {
     const SEGMENT: &'static str;
     /// What a caller may be allowed to do in this kind of tenant.
     type Action: Copy + Send + 'static;
+    /// The tenant's stored row.
+    type Row: Send + 'static;
     /// What the handler's closure receives.
     type Unit<'c>;
+    /// The tenant with this slug (404 when there is none).
+    fn find(conn: &mut DbConn, slug: &str) -> Result<Self::Row, ApiError>;
     /// Inside the open transaction, with row-level security set to the caller
     /// alone: find the tenant by `slug` (404 when there is none), build the
     /// caller's context in it, widen row-level security to that context.
@@ -246,12 +252,11 @@ pub trait Place: Send + 'static {
         slug: &str,
         today: NaiveDate,
     ) -> Result<Self::Unit<'c>, ApiError>;
-    /// Authorise `action` in the unit (404 without a relation to the tenant,
-    /// 403 with one) and keep only what tenant-generic work needs.
-    fn authorise<'c>(
-        unit: Self::Unit<'c>,
-        action: Self::Action,
-    ) -> Result<Authorised<'c>, ApiError>;
+    /// Authorise `action` in the unit: 404 without a relation to the tenant,
+    /// 403 with one.
+    fn require(unit: &Self::Unit<'_>, action: Self::Action) -> Result<(), ApiError>;
+    /// Keep only what tenant-generic work needs of an authorised unit.
+    fn authorised<'c>(unit: Self::Unit<'c>) -> Authorised<'c>;
 }
 
 /// A unit of work whose caller was allowed one action in its tenant: what
@@ -323,7 +328,37 @@ impl<P: Place> InTenant<P> {
         self.unit(state, Mode::Write, work).await
     }
 
-    /// One read unit of work here whose caller must be allowed `action` first.
+    /// One read unit of work here whose caller must be allowed `action`
+    /// before `work` gets the unit.
+    pub async fn read_for<T, F>(
+        self,
+        state: &AppState,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit_for(state, Mode::Read, action, work).await
+    }
+
+    /// One write unit of work here whose caller must be allowed `action`
+    /// before `work` gets the unit.
+    pub async fn write_for<T, F>(
+        self,
+        state: &AppState,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit_for(state, Mode::Write, action, work).await
+    }
+
+    /// [`Self::read_for`] for tenant-generic work: `work` gets the [`Authorised`] parts.
     pub async fn read_as<T, F>(
         self,
         state: &AppState,
@@ -334,11 +369,11 @@ impl<P: Place> InTenant<P> {
         T: Send + 'static,
         F: for<'c> FnOnce(Authorised<'c>) -> Result<T, ApiError> + Send + 'static,
     {
-        self.read(state, move |unit| work(P::authorise(unit, action)?))
+        self.read_for(state, action, move |unit| work(P::authorised(unit)))
             .await
     }
 
-    /// One write unit of work here whose caller must be allowed `action` first.
+    /// [`Self::write_for`] for tenant-generic work: `work` gets the [`Authorised`] parts.
     pub async fn write_as<T, F>(
         self,
         state: &AppState,
@@ -349,8 +384,26 @@ impl<P: Place> InTenant<P> {
         T: Send + 'static,
         F: for<'c> FnOnce(Authorised<'c>) -> Result<T, ApiError> + Send + 'static,
     {
-        self.write(state, move |unit| work(P::authorise(unit, action)?))
+        self.write_for(state, action, move |unit| work(P::authorised(unit)))
             .await
+    }
+
+    async fn unit_for<T, F>(
+        self,
+        state: &AppState,
+        mode: Mode,
+        action: P::Action,
+        work: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.unit(state, mode, move |unit| {
+            P::require(&unit, action)?;
+            work(unit)
+        })
+        .await
     }
 
     async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
@@ -365,6 +418,52 @@ impl<P: Place> InTenant<P> {
             .run_in(mode, move |conn| {
                 let caller = caller.load(conn)?;
                 work(P::enter(conn, caller, &slug, today)?)
+            })
+            .await
+    }
+}
+
+/// A public request about the tenant named by the path (no caller, no grants:
+/// public law and public registry data only).
+#[derive(Debug, Clone)]
+pub struct Public<P> {
+    slug: String,
+    place: PhantomData<fn() -> P>,
+}
+
+/// A public request about the municipality named by `{municipality}`.
+pub type PublicMunicipality = Public<Municipality>;
+
+/// A public request about the zone named by `{zone}`.
+pub type PublicZone = Public<Zone>;
+
+impl<P: Place> FromRequest for Public<P> {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(segment(req, P::SEGMENT).map(|slug| Self {
+            slug,
+            place: PhantomData,
+        }))
+    }
+}
+
+impl<P: Place> Public<P> {
+    /// One read unit of work (no row-level security widening: public rows
+    /// only) about the tenant: `work` gets the connection and the tenant's
+    /// row; no such tenant is a 404 before `work` runs.
+    pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn, P::Row) -> Result<T, ApiError> + Send + 'static,
+    {
+        let slug = self.slug;
+        state
+            .db
+            .read(move |conn| {
+                let row = P::find(conn, &slug)?;
+                work(conn, row)
             })
             .await
     }
@@ -387,7 +486,12 @@ pub struct MunicipalUnit<'c> {
 impl Place for Municipality {
     const SEGMENT: &'static str = "municipality";
     type Action = Action;
+    type Row = MunicipalityRow;
     type Unit<'c> = MunicipalUnit<'c>;
+
+    fn find(conn: &mut DbConn, slug: &str) -> Result<MunicipalityRow, ApiError> {
+        db::municipalities::require(conn, slug)
+    }
 
     fn enter<'c>(
         conn: &'c mut DbConn,
@@ -395,7 +499,7 @@ impl Place for Municipality {
         slug: &str,
         today: NaiveDate,
     ) -> Result<MunicipalUnit<'c>, ApiError> {
-        let municipality = db::municipalities::require(conn, slug)?;
+        let municipality = Self::find(conn, slug)?;
         let zone_id = db::municipalities::memberships_on(conn, &[municipality.id], today)?
             .into_iter()
             .next()
@@ -409,13 +513,16 @@ impl Place for Municipality {
         })
     }
 
-    fn authorise<'c>(unit: Self::Unit<'c>, action: Action) -> Result<Authorised<'c>, ApiError> {
-        unit.ctx.require(action)?;
-        Ok(Authorised {
+    fn require(unit: &MunicipalUnit<'_>, action: Action) -> Result<(), ApiError> {
+        unit.ctx.require(action)
+    }
+
+    fn authorised<'c>(unit: Self::Unit<'c>) -> Authorised<'c> {
+        Authorised {
             conn: unit.conn,
             tenant: unit.ctx.tenant(),
             caller: unit.ctx.caller,
-        })
+        }
     }
 }
 
@@ -436,7 +543,12 @@ pub struct ZoneUnit<'c> {
 impl Place for Zone {
     const SEGMENT: &'static str = "zone";
     type Action = ZoneAction;
+    type Row = ZoneRow;
     type Unit<'c> = ZoneUnit<'c>;
+
+    fn find(conn: &mut DbConn, slug: &str) -> Result<ZoneRow, ApiError> {
+        db::zones::by_slug(conn, slug)?.ok_or(ApiError::NotFound("zone"))
+    }
 
     fn enter<'c>(
         conn: &'c mut DbConn,
@@ -444,7 +556,7 @@ impl Place for Zone {
         slug: &str,
         today: NaiveDate,
     ) -> Result<ZoneUnit<'c>, ApiError> {
-        let zone = db::zones::by_slug(conn, slug)?.ok_or(ApiError::NotFound("zone"))?;
+        let zone = Self::find(conn, slug)?;
         let members: Vec<i64> = db::zones::members(conn, &[zone.id])?
             .into_iter()
             .filter(|(m, _)| m.joined_on <= today && m.left_on.is_none_or(|l| l >= today))
@@ -455,12 +567,15 @@ impl Place for Zone {
         Ok(ZoneUnit { conn, ctx, zone })
     }
 
-    fn authorise<'c>(unit: Self::Unit<'c>, action: ZoneAction) -> Result<Authorised<'c>, ApiError> {
-        unit.ctx.require(action)?;
-        Ok(Authorised {
+    fn require(unit: &ZoneUnit<'_>, action: ZoneAction) -> Result<(), ApiError> {
+        unit.ctx.require(action)
+    }
+
+    fn authorised<'c>(unit: Self::Unit<'c>) -> Authorised<'c> {
+        Authorised {
             conn: unit.conn,
             tenant: unit.ctx.tenant(),
             caller: unit.ctx.caller,
-        })
+        }
     }
 }

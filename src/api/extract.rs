@@ -49,6 +49,20 @@ fn is_json(req: &HttpRequest) -> bool {
         || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
+/// Whether serde_path_to_error's `path` names the body itself.
+fn at_root(path: &str) -> bool {
+    path == "." || path.is_empty()
+}
+
+/// The field `name` inside the value at `path`.
+fn field_at(path: &str, name: &str) -> String {
+    if at_root(path) {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
 /// Map a serde error at `path` to the problem a client can act on.
 fn classify(path: String, message: String, is_syntax: bool) -> ApiError {
     if is_syntax {
@@ -57,7 +71,7 @@ fn classify(path: String, message: String, is_syntax: bool) -> ApiError {
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (name, expected) = rest.split_once('`').unwrap_or((rest, ""));
         // The path already ends with the unknown key itself.
-        let field = if path == "." || path.is_empty() {
+        let field = if at_root(&path) {
             name.to_owned()
         } else {
             path
@@ -70,11 +84,7 @@ fn classify(path: String, message: String, is_syntax: bool) -> ApiError {
     }
     if let Some(rest) = message.strip_prefix("missing field `") {
         let name = rest.split('`').next().unwrap_or(rest);
-        let field = if path == "." || path.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{path}.{name}")
-        };
+        let field = field_at(&path, name);
         return ApiError::Validation(vec![FieldError::new(
             field,
             "required",
@@ -83,11 +93,7 @@ fn classify(path: String, message: String, is_syntax: bool) -> ApiError {
     }
     if let Some(rest) = message.strip_prefix("duplicate field `") {
         let name = rest.split('`').next().unwrap_or(rest);
-        let field = if path == "." || path.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{path}.{name}")
-        };
+        let field = field_at(&path, name);
         return ApiError::InvalidFieldType {
             field,
             message: "given more than once".into(),

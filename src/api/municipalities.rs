@@ -11,8 +11,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{
+    caller::PublicMunicipality,
     extract::ApiQuery,
-    pagination::{PageParams, next_cursor},
+    pagination::{PageParams, Paged},
 };
 use crate::{
     app::AppState,
@@ -104,15 +105,11 @@ pub async fn list(
     state: web::Data<AppState>,
     ApiQuery(page): ApiQuery<PageParams>,
 ) -> Result<web::Json<MunicipalityList>, ApiError> {
-    let limit = page.limit()?;
-    let items = state
-        .db
-        .read(move |conn| {
-            let rows = db::municipalities::list(conn, page.cursor.as_deref(), i64::from(limit))?;
-            assemble(rows, conn)
-        })
-        .await?;
-    let next_cursor = next_cursor(&items, limit, |m| m.slug.clone());
+    let fetch = |conn: &mut db::DbConn, after: Option<&str>, limit| {
+        let rows = db::municipalities::list(conn, after, limit)?;
+        assemble(rows, conn)
+    };
+    let Paged { items, next_cursor } = page.read(&state, fetch, |m| m.slug.clone()).await?;
     Ok(web::Json(MunicipalityList { items, next_cursor }))
 }
 
@@ -130,18 +127,12 @@ pub async fn list(
 #[get("/v1/municipalities/{municipality}")]
 pub async fn show(
     state: web::Data<AppState>,
-    path: web::Path<String>,
+    at: PublicMunicipality,
 ) -> Result<web::Json<Municipality>, ApiError> {
-    let slug = path.into_inner();
-    state
-        .db
-        .read(move |conn| {
-            let row = db::municipalities::by_slug(conn, &slug)?
-                .ok_or(ApiError::NotFound("municipality"))?;
-            assemble(vec![row], conn)
-        })
-        .await?
-        .pop()
+    let mut one = at
+        .read(&state, |conn, row| assemble(vec![row], conn))
+        .await?;
+    one.pop()
         .map(web::Json)
         .ok_or(ApiError::NotFound("municipality"))
 }

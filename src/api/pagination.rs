@@ -12,7 +12,7 @@ use chrono::NaiveDateTime;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::error::ApiError;
+use crate::{app::AppState, db::DbConn, error::ApiError};
 
 /// Default page size.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -36,6 +36,43 @@ impl PageParams {
     pub fn limit(&self) -> Result<u32, ApiError> {
         validate_limit(self.limit)
     }
+}
+
+impl PageParams {
+    /// One page of a list in key order (the public lists: slug order), read
+    /// in one read unit of work. `fetch` gets the connection, the cursor as
+    /// given (the last key of the previous page) and the page size, and
+    /// returns at most that many items in key order; `key` is an item's key,
+    /// which becomes the `next_cursor` of a full page.
+    pub async fn read<T, F>(
+        self,
+        state: &AppState,
+        fetch: F,
+        key: fn(&T) -> String,
+    ) -> Result<Paged<T>, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn, Option<&str>, i64) -> Result<Vec<T>, ApiError> + Send + 'static,
+    {
+        let limit = self.limit()?;
+        let items = state
+            .db
+            .read(move |conn| fetch(conn, self.cursor.as_deref(), i64::from(limit)))
+            .await?;
+        let next_cursor = next_cursor(&items, limit, key);
+        Ok(Paged { items, next_cursor })
+    }
+}
+
+/// One page of items and the cursor of the next page (`None` on the last):
+/// what a list handler shapes into its own response type (whose `items`
+/// say what they are).
+#[derive(Debug)]
+pub struct Paged<T> {
+    /// The items on this page, in the list's order.
+    pub items: Vec<T>,
+    /// The `next_cursor` to answer.
+    pub next_cursor: Option<String>,
 }
 
 /// A page size as given (`None`: the default), checked against the bounds.

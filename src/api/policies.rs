@@ -13,7 +13,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{
-    caller::{InMunicipality, MunicipalUnit},
+    caller::{InMunicipality, MunicipalUnit, PublicMunicipality},
     extract::ApiJson,
 };
 use crate::{
@@ -74,20 +74,16 @@ pub struct PolicyHistoryResponse {
 #[get("/v1/municipalities/{municipality}/policies")]
 pub async fn history(
     state: web::Data<AppState>,
-    path: web::Path<String>,
+    at: PublicMunicipality,
 ) -> Result<web::Json<PolicyHistoryResponse>, ApiError> {
-    let slug = path.into_inner();
-    state
-        .db
-        .read(move |conn| {
-            let muni = db::municipalities::require(conn, &slug)?;
-            let (stored, _) = db::policies::load(conn, muni.id)?;
-            Ok(web::Json(PolicyHistoryResponse {
-                municipality: muni.slug,
-                items: stored.into_iter().map(Into::into).collect(),
-            }))
-        })
-        .await
+    at.read(&state, |conn, muni| {
+        let (stored, _) = db::policies::load(conn, muni.id)?;
+        Ok(web::Json(PolicyHistoryResponse {
+            municipality: muni.slug,
+            items: stored.into_iter().map(Into::into).collect(),
+        }))
+    })
+    .await
 }
 
 /// The policy version in force today.
@@ -105,23 +101,19 @@ pub async fn history(
 #[get("/v1/municipalities/{municipality}/policies/current")]
 pub async fn current(
     state: web::Data<AppState>,
-    path: web::Path<String>,
+    at: PublicMunicipality,
 ) -> Result<web::Json<PolicyVersion>, ApiError> {
-    let slug = path.into_inner();
     let today = Utc::now().date_naive();
-    state
-        .db
-        .read(move |conn| {
-            let muni = db::municipalities::require(conn, &slug)?;
-            let (stored, _) = db::policies::load(conn, muni.id)?;
-            stored
-                .into_iter()
-                .rev()
-                .find(|s| s.row.effective_from <= today)
-                .map(|s| web::Json(s.into()))
-                .ok_or(ApiError::NotFound("policy version in force today"))
-        })
-        .await
+    at.read(&state, move |conn, muni| {
+        let (stored, _) = db::policies::load(conn, muni.id)?;
+        stored
+            .into_iter()
+            .rev()
+            .find(|s| s.row.effective_from <= today)
+            .map(|s| web::Json(s.into()))
+            .ok_or(ApiError::NotFound("policy version in force today"))
+    })
+    .await
 }
 
 /// Record a new policy version (clerk-treasurer).
@@ -152,14 +144,14 @@ pub async fn create(
     let today = Utc::now().date_naive();
     let slug = at.slug().to_owned();
     let version = at
-        .write(
+        .write_for(
             &state,
+            Action::ManagePolicies,
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
                   }| {
-                ctx.require(Action::ManagePolicies)?;
                 let ApiJson(policy) = body?;
                 let source = ctx.caller.actor().to_string();
                 usecases::policies::add_version(conn, &municipality, &policy, &source, today)

@@ -14,7 +14,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::extract::ApiJson;
+use super::{caller::PublicMunicipality, extract::ApiJson};
 use crate::{
     app::AppState,
     db,
@@ -136,22 +136,18 @@ impl QuoteRequest {
 #[post("/v1/municipalities/{municipality}/quotes")]
 pub async fn create(
     state: web::Data<AppState>,
-    path: web::Path<String>,
+    at: PublicMunicipality,
     ApiJson(request): ApiJson<QuoteRequest>,
 ) -> Result<web::Json<QuoteResponse>, ApiError> {
-    let slug = path.into_inner();
     let input = request.into_input()?;
-    state
-        .db
-        .read(move |conn| {
-            let muni = db::municipalities::require(conn, &slug)?;
-            let (_, history) = db::policies::load(conn, muni.id)?;
-            let zone = usecases::membership::stints_of(conn, muni.id)?;
-            let quote = quote(&history, &input, &zone)?;
-            Ok(web::Json(QuoteResponse {
-                municipality: muni.slug,
-                quote,
-            }))
-        })
-        .await
+    at.read(&state, move |conn, muni| {
+        let (_, history) = db::policies::load(conn, muni.id)?;
+        let zone = usecases::membership::stints_of(conn, muni.id)?;
+        let quote = quote(&history, &input, &zone)?;
+        Ok(web::Json(QuoteResponse {
+            municipality: muni.slug,
+            quote,
+        }))
+    })
+    .await
 }

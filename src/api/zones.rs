@@ -12,8 +12,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{
+    caller::PublicZone,
     extract::ApiQuery,
-    pagination::{PageParams, next_cursor},
+    pagination::{PageParams, Paged},
 };
 use crate::{
     app::AppState,
@@ -106,19 +107,11 @@ pub async fn list(
     state: web::Data<AppState>,
     ApiQuery(page): ApiQuery<PageParams>,
 ) -> Result<web::Json<ZoneList>, ApiError> {
-    let limit = page.limit()?;
-    let list = state
-        .db
-        .read(move |conn| {
-            let rows = db::zones::list(conn, page.cursor.as_deref(), i64::from(limit))?;
-            assemble(rows, conn)
-        })
-        .await?;
-    let next_cursor = next_cursor(&list, limit, |z| z.slug.clone());
-    Ok(web::Json(ZoneList {
-        items: list,
-        next_cursor,
-    }))
+    let fetch = |conn: &mut db::DbConn, after: Option<&str>, limit| {
+        assemble(db::zones::list(conn, after, limit)?, conn)
+    };
+    let Paged { items, next_cursor } = page.read(&state, fetch, |z| z.slug.clone()).await?;
+    Ok(web::Json(ZoneList { items, next_cursor }))
 }
 
 /// One tourism zone with its members.
@@ -135,19 +128,9 @@ pub async fn list(
     )
 )]
 #[get("/v1/zones/{zone}")]
-pub async fn show(
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> Result<web::Json<Zone>, ApiError> {
-    let slug = path.into_inner();
-    let zone = state
-        .db
-        .read(move |conn| {
-            let row = db::zones::by_slug(conn, &slug)?.ok_or(ApiError::NotFound("zone"))?;
-            assemble(vec![row], conn)
-        })
-        .await?
-        .pop()
-        .ok_or(ApiError::NotFound("zone"))?;
-    Ok(web::Json(zone))
+pub async fn show(state: web::Data<AppState>, at: PublicZone) -> Result<web::Json<Zone>, ApiError> {
+    let mut one = at
+        .read(&state, |conn, row| assemble(vec![row], conn))
+        .await?;
+    one.pop().map(web::Json).ok_or(ApiError::NotFound("zone"))
 }

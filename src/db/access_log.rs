@@ -69,8 +69,10 @@ fn append(
     record_id: &str,
     action: &str,
 ) -> QueryResult<()> {
-    diesel::insert_into(access_log::table)
-        .values(&AccessLogRow {
+    super::insert_row(
+        conn,
+        access_log::table,
+        &AccessLogRow {
             municipality_id,
             id: identity::new_id(),
             at: identity::now(),
@@ -81,9 +83,8 @@ fn append(
             record_id: record_id.to_owned(),
             action: action.to_owned(),
             request_id: reader.request_id.to_owned(),
-        })
-        .execute(conn)
-        .map(|_| ())
+        },
+    )
 }
 
 /// Filters for reviewing the log.

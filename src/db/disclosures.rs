@@ -35,17 +35,14 @@ pub fn insert(
     row: &DisclosureGrantRow,
     payor_ids: &[String],
 ) -> QueryResult<()> {
-    diesel::insert_into(disclosure_grants::table)
-        .values(row)
-        .execute(conn)?;
+    super::insert_row(conn, disclosure_grants::table, row)?;
     for payor_id in payor_ids {
-        diesel::insert_into(disclosure_grant_payors::table)
-            .values((
-                disclosure_grant_payors::municipality_id.eq(row.municipality_id),
-                disclosure_grant_payors::grant_id.eq(&row.id),
-                disclosure_grant_payors::payor_id.eq(payor_id),
-            ))
-            .execute(conn)?;
+        let link = (
+            disclosure_grant_payors::municipality_id.eq(row.municipality_id),
+            disclosure_grant_payors::grant_id.eq(&row.id),
+            disclosure_grant_payors::payor_id.eq(payor_id),
+        );
+        super::insert_row(conn, disclosure_grant_payors::table, link)?;
     }
     Ok(())
 }

@@ -61,10 +61,7 @@ pub fn users_by_ids(conn: &mut DbConn, ids: &[String]) -> QueryResult<Vec<UserRo
 
 /// Insert a user.
 pub fn insert_user(conn: &mut DbConn, row: &UserRow) -> QueryResult<()> {
-    diesel::insert_into(users::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, users::table, row)
 }
 
 /// Replace a user's password hash, only if it is still `expected` (a concurrent change
@@ -170,26 +167,17 @@ pub fn active_disclosures(
 
 /// Insert a municipality grant (needs the tenant set).
 pub fn insert_municipality_grant(conn: &mut DbConn, row: &MunicipalityGrantRow) -> QueryResult<()> {
-    diesel::insert_into(municipality_grants::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, municipality_grants::table, row)
 }
 
 /// Insert a zone grant (needs the zone set).
 pub fn insert_zone_grant(conn: &mut DbConn, row: &ZoneGrantRow) -> QueryResult<()> {
-    diesel::insert_into(zone_grants::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, zone_grants::table, row)
 }
 
 /// Store a refresh token's digest.
 pub fn insert_refresh_token(conn: &mut DbConn, row: &RefreshTokenRow) -> QueryResult<()> {
-    diesel::insert_into(refresh_tokens::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, refresh_tokens::table, row)
 }
 
 /// The refresh token with this digest.
@@ -236,8 +224,5 @@ pub fn api_client(conn: &mut DbConn, id: &str) -> QueryResult<Option<ApiClientRo
 
 /// Register an API client.
 pub fn insert_api_client(conn: &mut DbConn, row: &ApiClientRow) -> QueryResult<()> {
-    diesel::insert_into(api_clients::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, api_clients::table, row)
 }

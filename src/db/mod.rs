@@ -265,6 +265,21 @@ where
     }
 }
 
+/// Insert one row (a row struct or an insert form) into `table`: every
+/// query module's insert that returns nothing is this one statement.
+pub fn insert_row<T, V>(conn: &mut DbConn, table: T, row: V) -> diesel::QueryResult<()>
+where
+    T: diesel::Table,
+    V: diesel::Insertable<T>,
+    diesel::query_builder::InsertStatement<T, V::Values>:
+        diesel::query_dsl::methods::ExecuteDsl<DbConn>,
+{
+    diesel::insert_into(table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
 /// [`in_transaction_in`] a write unit (the command line, the demo).
 pub fn in_transaction<T, F>(conn: &mut DbConn, work: F) -> Result<T, ApiError>
 where

@@ -34,10 +34,18 @@ pub struct InvitationRow {
 
 /// Record a new (pending) invitation.
 pub fn insert_invitation(conn: &mut DbConn, row: &InvitationRow) -> QueryResult<()> {
-    diesel::insert_into(zone_invitations::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, zone_invitations::table, row)
+}
+
+/// The order of every list of invitations: newest first, the id breaking ties.
+fn newest_first() -> (
+    diesel::dsl::Desc<zone_invitations::invited_at>,
+    diesel::dsl::Desc<zone_invitations::id>,
+) {
+    (
+        zone_invitations::invited_at.desc(),
+        zone_invitations::id.desc(),
+    )
 }
 
 /// The invitations a zone sent, newest first, with their municipalities.
@@ -48,10 +56,7 @@ pub fn invitations_of_zone(
     zone_invitations::table
         .inner_join(municipalities::table)
         .filter(zone_invitations::zone_id.eq(zone_id))
-        .order((
-            zone_invitations::invited_at.desc(),
-            zone_invitations::id.desc(),
-        ))
+        .order(newest_first())
         .select((zone_invitations::all_columns, municipalities::all_columns))
         .load(conn)
 }
@@ -64,10 +69,7 @@ pub fn invitations_to(
     zone_invitations::table
         .inner_join(zones::table)
         .filter(zone_invitations::municipality_id.eq(municipality_id))
-        .order((
-            zone_invitations::invited_at.desc(),
-            zone_invitations::id.desc(),
-        ))
+        .order(newest_first())
         .select((zone_invitations::all_columns, zones::all_columns))
         .load(conn)
 }
@@ -171,10 +173,7 @@ pub fn insert(conn: &mut DbConn, new: &NewZone<'_>) -> QueryResult<ZoneRow> {
 
 /// Record a membership.
 pub fn add_member(conn: &mut DbConn, membership: &MembershipRow) -> QueryResult<()> {
-    diesel::insert_into(zone_memberships::table)
-        .values(membership)
-        .execute(conn)
-        .map(|_| ())
+    super::insert_row(conn, zone_memberships::table, membership)
 }
 
 /// Every membership (in any zone, past and present) of one municipality, oldest first.

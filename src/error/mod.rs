@@ -155,7 +155,7 @@ impl ApiError {
             Self::Validation(errors) => {
                 let detail = errors
                     .iter()
-                    .map(|e| format!("`{}` breaks rule `{}`: {}", e.field, e.rule, e.message))
+                    .map(FieldError::to_string)
                     .collect::<Vec<_>>()
                     .join("; ");
                 Problem::new(code, detail).with_errors(errors.clone())
@@ -169,11 +169,7 @@ impl ApiError {
                 "send the request body with Content-Type: application/json",
             ),
             Self::Conflict(msg) => Problem::new(code, msg.clone()),
-            Self::RuleConflict(e) => Problem::new(
-                code,
-                format!("`{}` breaks rule `{}`: {}", e.field, e.rule, e.message),
-            )
-            .with_errors(vec![e.clone()]),
+            Self::RuleConflict(e) => Problem::new(code, e.to_string()).with_errors(vec![e.clone()]),
             Self::NotReady(msg) => Problem::new(code, msg.clone()),
             Self::Unauthorized(msg) => Problem::new(code, msg.clone()),
             Self::OAuth(_, error, msg) => {

@@ -217,6 +217,17 @@ impl FieldError {
     }
 }
 
+/// The one sentence a problem's `detail` uses for a broken rule.
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` breaks rule `{}`: {}",
+            self.field, self.rule, self.message
+        )
+    }
+}
+
 /// An RFC 9457 problem details body (`application/problem+json`).
 #[derive(Debug, Clone, Serialize, serde::Deserialize, ToSchema)]
 pub struct Problem {

@@ -10,12 +10,11 @@
 //! Revoking is idempotent and keeps the record. Nothing here is logged
 //! (references and payor ids stay out of application logs).
 
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::{
     db::{
         self, DbConn,
-        disclosures::DisclosureQuery,
         models::{DisclosureGrantRow, UserRow},
     },
     domain::{disclosure::DisclosureTerms, registry::Faults},
@@ -33,16 +32,8 @@ pub struct DisclosureRecord {
     pub grantee: UserRow,
 }
 
-/// Which grants a list returns.
-#[derive(Debug, Clone)]
-pub struct ListRequest {
-    /// Only grants in force at this instant.
-    pub active_at: Option<NaiveDateTime>,
-    /// Only grants strictly after this `(created_at, id)`, newest first.
-    pub before: Option<(NaiveDateTime, String)>,
-    /// Page size.
-    pub limit: u32,
-}
+/// Which grants a list returns: the query's own filters and page.
+pub use crate::db::disclosures::DisclosureQuery as ListRequest;
 
 /// Record a grant recorded by user `created_by` at `now`.
 pub fn create(
@@ -98,14 +89,9 @@ pub fn create(
 pub fn list(
     conn: &mut DbConn,
     municipality_id: i64,
-    request: ListRequest,
+    request: &ListRequest,
 ) -> Result<Vec<DisclosureRecord>, ApiError> {
-    let query = DisclosureQuery {
-        active_at: request.active_at,
-        before: request.before,
-        limit: i64::from(request.limit),
-    };
-    let rows = db::disclosures::list(conn, municipality_id, &query)?;
+    let rows = db::disclosures::list(conn, municipality_id, request)?;
     let mut ids: Vec<String> = rows
         .iter()
         .map(|(r, _)| r.grantee_user_id.clone())

@@ -60,14 +60,14 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let now = Utc::now();
     let record = here
-        .write(
+        .write_for(
             &state,
+            Action::ManageDisclosures,
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
                   }| {
-                ctx.require(Action::ManageDisclosures)?;
                 let ApiJson(body) = body?;
                 let terms = body.terms(now)?;
                 let created_by = ctx.caller.user_id().map(str::to_owned).ok_or_else(|| {
@@ -106,22 +106,20 @@ pub async fn list(
 ) -> Result<web::Json<DisclosureList>, ApiError> {
     let now = Utc::now();
     let (records, page) = here
-        .read(
+        .read_for(
             &state,
+            Action::ManageDisclosures,
             move |MunicipalUnit {
-                      conn,
-                      ctx,
-                      municipality,
+                      conn, municipality, ..
                   }| {
-                ctx.require(Action::ManageDisclosures)?;
                 let ApiQuery(params) = params?;
                 let page = Page::parse(params.limit, params.cursor.as_deref())?;
                 let request = disclosures::ListRequest {
                     active_at: (params.active == Some(true)).then(|| now.naive_utc()),
                     before: page.before.clone(),
-                    limit: page.limit,
+                    limit: i64::from(page.limit),
                 };
-                Ok((disclosures::list(conn, municipality.id, request)?, page))
+                Ok((disclosures::list(conn, municipality.id, &request)?, page))
             },
         )
         .await?;
@@ -156,16 +154,12 @@ pub async fn revoke(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, id) = path.into_inner();
-    here.write(
+    here.write_for(
         &state,
+        Action::ManageDisclosures,
         move |MunicipalUnit {
-                  conn,
-                  ctx,
-                  municipality,
-              }| {
-            ctx.require(Action::ManageDisclosures)?;
-            disclosures::revoke(conn, municipality.id, &id)
-        },
+                  conn, municipality, ..
+              }| disclosures::revoke(conn, municipality.id, &id),
     )
     .await?;
     Ok(HttpResponse::NoContent().finish())
