@@ -1,10 +1,11 @@
 //! The payor registry's use cases: register, read, list, change and close
 //! payors and the establishments they run.
 //!
-//! Contract: every function runs inside the request's one tenant unit of
-//! work (it takes the open connection), takes the tenant context, the
-//! [`Actor`] for the access log and values already parsed by
-//! `domain::registry`, and returns stored rows. Authorisation of writes
+//! Contract: every function takes one [`Call`]: the request's one tenant
+//! unit of work (the open connection), the tenant context, the [`Actor`]
+//! for the access log, the input already parsed into `domain::registry`
+//! values and, for a conditional write, the [`Precondition`]; it returns
+//! stored rows. Authorisation of writes
 //! (`Action::WritePayors`) is the caller's first step; reads are filtered
 //! here through [`Reading`] (a payor the caller may not read is 404, exactly
 //! like a missing one). Every payor shown is logged as a read, every write
@@ -33,7 +34,8 @@ pub mod registry;
 
 pub use access::{Actor, Reading};
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::QueryResult;
 
 use crate::{
     db::{
@@ -45,7 +47,22 @@ use crate::{
         registry::{Election, Invalid},
     },
     error::{ApiError, FieldError},
+    tenancy::MunicipalityContext,
 };
+
+/// One call of a registry use case inside the request's unit of work.
+pub struct Call<'c, I = (), P = ()> {
+    /// The open transaction.
+    pub conn: &'c mut DbConn,
+    /// The caller in the municipality (a write's caller is already allowed `WritePayors`).
+    pub ctx: MunicipalityContext,
+    /// Who the call is recorded as in the access log.
+    pub actor: Actor,
+    /// The parsed input (`()` when there is none).
+    pub input: I,
+    /// The `If-Match` precondition (`()` for an unconditional call).
+    pub precondition: P,
+}
 
 /// A payor as stored, with the establishments it runs (by name).
 #[derive(Debug, Clone)]
@@ -106,6 +123,47 @@ impl From<Invalid> for ApiError {
                 })
                 .collect(),
         )
+    }
+}
+
+/// A row written optimistically: the update matches the version the caller
+/// read and moves the row to the next one.
+trait Versioned: Sized {
+    /// The row's version and the time it last changed.
+    fn version_and_stamp(&mut self) -> (&mut i64, &mut NaiveDateTime);
+    /// Replace the stored row if its version is still `read` (false when it is not).
+    fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool>;
+}
+
+impl Versioned for PayorRow {
+    fn version_and_stamp(&mut self) -> (&mut i64, &mut NaiveDateTime) {
+        (&mut self.version, &mut self.updated_at)
+    }
+    fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool> {
+        db::payors::update(conn, row, read)
+    }
+}
+
+impl Versioned for EstablishmentRow {
+    fn version_and_stamp(&mut self) -> (&mut i64, &mut NaiveDateTime) {
+        (&mut self.version, &mut self.updated_at)
+    }
+    fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool> {
+        db::payors::update_establishment(conn, row, read)
+    }
+}
+
+/// Store a changed row at its next version, stamped now (412 if someone
+/// wrote in between).
+fn save_next<R: Versioned>(conn: &mut DbConn, mut row: R) -> Result<R, ApiError> {
+    let (version, stamp) = row.version_and_stamp();
+    let read = *version;
+    *version = read + 1;
+    *stamp = db::identity::now();
+    if R::replace(conn, &row, read)? {
+        Ok(row)
+    } else {
+        Err(ApiError::PreconditionFailed)
     }
 }
 
