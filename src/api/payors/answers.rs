@@ -129,26 +129,30 @@ impl Kind for Shown {
     }
 }
 
+/// The record as now stored after `verb` (`Changed`, `Closed`), with its new `ETag`.
+fn stored<R: Record>(verb: &str) -> ResponseBuilder {
+    let noun = R::NOUN;
+    let body = format!("{verb}; the body is the {noun} as now stored");
+    tagged::<R>(
+        body,
+        format!("Strong entity tag of the {noun}'s new version"),
+    )
+}
+
 impl Kind for Changed {
     const STATUS: StatusCode = StatusCode::OK;
     fn responses<R: Record>() -> ResponsesBuilder {
-        let noun = R::NOUN;
-        let body = format!("Changed; the body is the {noun} as now stored");
-        let etag = format!("Strong entity tag of the {noun}'s new version");
-        ResponsesBuilder::new().response("200", tagged::<R>(body, etag))
+        ResponsesBuilder::new().response("200", stored::<R>("Changed"))
     }
 }
 
 impl Kind for Closed {
     const STATUS: StatusCode = StatusCode::OK;
     fn responses<R: Record>() -> ResponsesBuilder {
-        let noun = R::NOUN;
-        let body = format!("Closed; the body is the {noun} as now stored");
-        let etag = format!("Strong entity tag of the {noun}'s new version");
         let unreadable = "Malformed JSON, unknown field or a date that does not parse";
-        let closed_twice = format!("The {noun} already has a closing date");
+        let closed_twice = format!("The {} already has a closing date", R::NOUN);
         ResponsesBuilder::new()
-            .response("200", tagged::<R>(body, etag))
+            .response("200", stored::<R>("Closed"))
             .response("400", problem(unreadable.to_owned()))
             .response("409", problem(closed_twice))
             .response("422", problem(R::CLOSE_REFUSED.to_owned()))

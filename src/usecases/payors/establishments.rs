@@ -9,7 +9,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Actor, Call, Precondition, Reading, registry::stored_payor, save_next};
+use super::{Call, Precondition, Reading, registry::stored_payor, save};
 use crate::{
     db::{self, DbConn, models::EstablishmentRow},
     domain::registry::{
@@ -17,7 +17,6 @@ use crate::{
         opening_before_closing,
     },
     error::ApiError,
-    tenancy::MunicipalityContext,
 };
 
 /// The establishment `id` of payor `payor_id`, or 404.
@@ -132,19 +131,5 @@ fn establishment_at<I>(
 ) -> Result<EstablishmentRow, ApiError> {
     let row = establishment_of(call.conn, call.ctx.municipality_id, payor_id, id)?;
     call.precondition.check(row.version)?;
-    Ok(row)
-}
-
-/// Store a changed row at its next version, bump its payor's, log the write.
-fn save(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    row: EstablishmentRow,
-    action: &str,
-) -> Result<EstablishmentRow, ApiError> {
-    let row = save_next(conn, row)?;
-    db::payors::touch(conn, ctx.municipality_id, &row.payor_id, row.updated_at)?;
-    actor.log_write(conn, ctx, "establishment", &row.id, action)?;
     Ok(row)
 }

@@ -129,42 +129,59 @@ impl From<Invalid> for ApiError {
 /// A row written optimistically: the update matches the version the caller
 /// read and moves the row to the next one.
 trait Versioned: Sized {
-    /// The row's version and the time it last changed.
-    fn version_and_stamp(&mut self) -> (&mut i64, &mut NaiveDateTime);
-    /// Replace the stored row if its version is still `read` (false when it is not).
+    /// The access log's record type.
+    const RECORD_TYPE: &'static str;
+    /// The row's id, its version and the time it last changed.
+    fn versioned(&mut self) -> (&str, &mut i64, &mut NaiveDateTime);
+    /// Replace the stored row if its version is still `read` (false when it
+    /// is not), and whatever else the write moves on.
     fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool>;
 }
 
 impl Versioned for PayorRow {
-    fn version_and_stamp(&mut self) -> (&mut i64, &mut NaiveDateTime) {
-        (&mut self.version, &mut self.updated_at)
+    const RECORD_TYPE: &'static str = "payor";
+    fn versioned(&mut self) -> (&str, &mut i64, &mut NaiveDateTime) {
+        (&self.id, &mut self.version, &mut self.updated_at)
     }
     fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool> {
         db::payors::update(conn, row, read)
     }
 }
 
+/// An establishment's write also bumps its payor's version (the payor's
+/// representation shows its establishments).
 impl Versioned for EstablishmentRow {
-    fn version_and_stamp(&mut self) -> (&mut i64, &mut NaiveDateTime) {
-        (&mut self.version, &mut self.updated_at)
+    const RECORD_TYPE: &'static str = "establishment";
+    fn versioned(&mut self) -> (&str, &mut i64, &mut NaiveDateTime) {
+        (&self.id, &mut self.version, &mut self.updated_at)
     }
     fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool> {
-        db::payors::update_establishment(conn, row, read)
+        let replaced = db::payors::update_establishment(conn, row, read)?;
+        if replaced {
+            db::payors::touch(conn, row.municipality_id, &row.payor_id, row.updated_at)?;
+        }
+        Ok(replaced)
     }
 }
 
 /// Store a changed row at its next version, stamped now (412 if someone
-/// wrote in between).
-fn save_next<R: Versioned>(conn: &mut DbConn, mut row: R) -> Result<R, ApiError> {
-    let (version, stamp) = row.version_and_stamp();
-    let read = *version;
+/// wrote in between), and log the write as `action`.
+fn save<R: Versioned>(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    actor: &Actor,
+    mut row: R,
+    action: &str,
+) -> Result<R, ApiError> {
+    let (id, version, stamp) = row.versioned();
+    let (id, read) = (id.to_owned(), *version);
     *version = read + 1;
     *stamp = db::identity::now();
-    if R::replace(conn, &row, read)? {
-        Ok(row)
-    } else {
-        Err(ApiError::PreconditionFailed)
+    if !R::replace(conn, &row, read)? {
+        return Err(ApiError::PreconditionFailed);
     }
+    actor.log_write(conn, ctx, R::RECORD_TYPE, &id, action)?;
+    Ok(row)
 }
 
 /// The policy that judges an election registered or changed on `today`.

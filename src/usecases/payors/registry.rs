@@ -6,14 +6,13 @@
 use chrono::NaiveDate;
 
 use super::{
-    Actor, Call, PayorRecord, Precondition, Reading, policy_for_election, save_next, set_election,
+    Call, PayorRecord, Precondition, Reading, policy_for_election, save, set_election,
     stored_election,
 };
 use crate::{
     db::{self, DbConn, models::PayorRow, payors::PayorQuery},
     domain::registry::{NewPayor, PayorChanges, RegistryStatus},
     error::ApiError,
-    tenancy::MunicipalityContext,
 };
 
 /// What a list asks for (already parsed).
@@ -126,7 +125,8 @@ pub fn update(
     if let Some(v) = changes.seller_permit {
         row.seller_permit = v.map(|v| v.into_string());
     }
-    save(call.conn, &call.ctx, &call.actor, row, "update")
+    let row = save(call.conn, &call.ctx, &call.actor, row, "update")?;
+    PayorRecord::load(call.conn, row)
 }
 
 /// Record the date a payor closed (409 when one is recorded already).
@@ -141,7 +141,8 @@ pub fn close(
         )));
     }
     row.closed_on = Some(call.input);
-    save(call.conn, &call.ctx, &call.actor, row, "close")
+    let row = save(call.conn, &call.ctx, &call.actor, row, "close")?;
+    PayorRecord::load(call.conn, row)
 }
 
 /// The tenant's payor `payor_id`, or 404.
@@ -159,17 +160,4 @@ fn payor_at<I>(call: &mut Call<'_, I, Precondition>, payor_id: &str) -> Result<P
     let row = stored_payor(call.conn, call.ctx.municipality_id, payor_id)?;
     call.precondition.check(row.version)?;
     Ok(row)
-}
-
-/// Store a changed row at its next version, log the write, answer the record.
-fn save(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    row: PayorRow,
-    action: &str,
-) -> Result<PayorRecord, ApiError> {
-    let row = save_next(conn, row)?;
-    actor.log_write(conn, ctx, "payor", &row.id, action)?;
-    PayorRecord::load(conn, row)
 }

@@ -31,12 +31,9 @@ pub async fn update(
     path: web::Path<EstablishmentKey>,
     request: Change<EstablishmentPatch>,
 ) -> Result<Answer<Changed, Establishment>, ApiError> {
-    let EstablishmentKey {
-        payor,
-        establishment,
-    } = path.into_inner();
+    let key = path.into_inner();
     let row = request
-        .write(move |call| establishments::update(call, &payor, &establishment))
+        .write(move |call| establishments::update(call, &key.payor, &key.establishment))
         .await?;
     Ok(Answer::new(Establishment::from_row(row, today())?))
 }

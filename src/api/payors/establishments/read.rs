@@ -31,12 +31,9 @@ pub async fn show(
     path: web::Path<EstablishmentKey>,
     request: Read,
 ) -> Result<Answer<Shown, Establishment>, ApiError> {
-    let EstablishmentKey {
-        payor,
-        establishment,
-    } = path.into_inner();
+    let key = path.into_inner();
     let row = request
-        .read(move |call| establishments::show(call, &payor, &establishment))
+        .read(move |call| establishments::show(call, &key.payor, &key.establishment))
         .await?;
     Ok(Answer::new(Establishment::from_row(row, today())?))
 }

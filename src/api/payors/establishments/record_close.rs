@@ -31,12 +31,9 @@ pub async fn close(
     path: web::Path<EstablishmentKey>,
     request: Change<CloseRequest>,
 ) -> Result<Answer<Closed, Establishment>, ApiError> {
-    let EstablishmentKey {
-        payor,
-        establishment,
-    } = path.into_inner();
+    let key = path.into_inner();
     let row = request
-        .write(move |call| establishments::close(call, &payor, &establishment))
+        .write(move |call| establishments::close(call, &key.payor, &key.establishment))
         .await?;
     Ok(Answer::new(Establishment::from_row(row, today())?))
 }
