@@ -52,7 +52,8 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         crate::error::Problem,
         crate::error::FieldError,
         crate::domain::policy::MonthDay,
-        crate::domain::policy::DistributionBase
+        crate::domain::policy::DistributionBase,
+        payors::Payor
     )),
     modifiers(&BearerScheme)
 )]

@@ -5,13 +5,14 @@
 //! (the request's unit of work, `api::caller`), so row-level security hides every other tenant's rows
 //! even if a filter were forgotten. Updates are optimistic: they match the
 //! version the caller read and bump it (the ETag); a stale version updates
-//! nothing. The `legal_name_key` column (the name's lower case, from
+//! nothing. Every query starts from the tenant's rows (`tenant_payors`,
+//! `tenant_establishments`). The `legal_name_key` column (the name's lower case, from
 //! `domain::registry::search_key`) is written here on every insert and
 //! update, so no caller can let it drift from `legal_name`; [`PayorRow`]
 //! does not carry it, hence the explicit column list of every read.
 
 use chrono::NaiveDate;
-use diesel::prelude::*;
+use diesel::{dsl, prelude::*};
 
 use super::{
     DbConn,
@@ -55,6 +56,23 @@ type PayorColumns = payor_columns!();
 /// The columns of [`PayorRow`].
 const PAYOR_COLUMNS: PayorColumns = payor_columns!();
 
+/// The tenant's payors.
+type TenantPayors = dsl::Filter<payors::table, dsl::Eq<payors::municipality_id, i64>>;
+
+/// The tenant's establishments.
+type TenantEstablishments =
+    dsl::Filter<establishments::table, dsl::Eq<establishments::municipality_id, i64>>;
+
+/// The payors of `municipality_id`: where every query over payors starts.
+fn tenant_payors(municipality_id: i64) -> TenantPayors {
+    payors::table.filter(payors::municipality_id.eq(municipality_id))
+}
+
+/// The establishments of `municipality_id`: where every query over them starts.
+fn tenant_establishments(municipality_id: i64) -> TenantEstablishments {
+    establishments::table.filter(establishments::municipality_id.eq(municipality_id))
+}
+
 /// Which payors a list returns.
 #[derive(Debug, Clone, Default)]
 pub struct PayorQuery {
@@ -80,9 +98,8 @@ pub fn insert(conn: &mut DbConn, row: &PayorRow) -> QueryResult<()> {
 
 /// One payor of the tenant.
 pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Option<PayorRow>> {
-    payors::table
+    tenant_payors(municipality_id)
         .select(PAYOR_COLUMNS)
-        .filter(payors::municipality_id.eq(municipality_id))
         .filter(payors::id.eq(id))
         .first(conn)
         .optional()
@@ -90,9 +107,8 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
 
 /// A page of the tenant's payors.
 pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryResult<Vec<PayorRow>> {
-    let mut query = payors::table
+    let mut query = tenant_payors(municipality_id)
         .select(PAYOR_COLUMNS)
-        .filter(payors::municipality_id.eq(municipality_id))
         .order(payors::id.asc())
         .limit(q.limit)
         .into_boxed();
@@ -127,8 +143,7 @@ pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryRes
 /// version must already be `expected_version + 1`. Returns false on a stale version.
 pub fn update(conn: &mut DbConn, row: &PayorRow, expected_version: i64) -> QueryResult<bool> {
     diesel::update(
-        payors::table
-            .filter(payors::municipality_id.eq(row.municipality_id))
+        tenant_payors(row.municipality_id)
             .filter(payors::id.eq(&row.id))
             .filter(payors::version.eq(expected_version)),
     )
@@ -145,19 +160,14 @@ pub fn touch(
     id: &str,
     at: chrono::NaiveDateTime,
 ) -> QueryResult<i64> {
-    diesel::update(
-        payors::table
-            .filter(payors::municipality_id.eq(municipality_id))
-            .filter(payors::id.eq(id)),
-    )
-    .set((
-        payors::version.eq(payors::version + 1),
-        payors::updated_at.eq(at),
-    ))
-    .execute(conn)?;
-    payors::table
+    diesel::update(tenant_payors(municipality_id).filter(payors::id.eq(id)))
+        .set((
+            payors::version.eq(payors::version + 1),
+            payors::updated_at.eq(at),
+        ))
+        .execute(conn)?;
+    tenant_payors(municipality_id)
         .select(payors::version)
-        .filter(payors::municipality_id.eq(municipality_id))
         .filter(payors::id.eq(id))
         .first(conn)
 }
@@ -176,8 +186,7 @@ pub fn establishments_of(
     municipality_id: i64,
     payor_id: &str,
 ) -> QueryResult<Vec<EstablishmentRow>> {
-    establishments::table
-        .filter(establishments::municipality_id.eq(municipality_id))
+    tenant_establishments(municipality_id)
         .filter(establishments::payor_id.eq(payor_id))
         .order(establishments::name.asc())
         .load(conn)
@@ -189,8 +198,7 @@ pub fn establishment(
     municipality_id: i64,
     id: &str,
 ) -> QueryResult<Option<EstablishmentRow>> {
-    establishments::table
-        .filter(establishments::municipality_id.eq(municipality_id))
+    tenant_establishments(municipality_id)
         .filter(establishments::id.eq(id))
         .first(conn)
         .optional()
@@ -203,8 +211,7 @@ pub fn update_establishment(
     expected_version: i64,
 ) -> QueryResult<bool> {
     diesel::update(
-        establishments::table
-            .filter(establishments::municipality_id.eq(row.municipality_id))
+        tenant_establishments(row.municipality_id)
             .filter(establishments::id.eq(&row.id))
             .filter(establishments::version.eq(expected_version)),
     )

@@ -7,20 +7,15 @@
 //! establishments are not closed with it (each has its own close). Answers
 //! 200 with the payor and its new `ETag`; the write is logged (action `close`).
 
-use actix_web::{HttpResponse, post, web};
+use actix_web::{post, web};
 
 use super::{
-    CloseRequest, IfMatch, Payor,
-    precondition::IF_MATCH_DOC,
+    CloseRequest, IfMatch, Payor, PayorKey,
+    answers::{Answer, Closed},
     today,
-    write::{self, PayorWrite},
+    write::Change,
 };
-use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
-    app::AppState,
-    error::{ApiError, Problem},
-    usecases::payors::registry,
-};
+use crate::{error::ApiError, usecases::payors::registry};
 
 /// Record the date a payor closes or closed (needs `If-Match`).
 ///
@@ -32,39 +27,18 @@ use crate::{
     operation_id = "close_payor",
     tag = "payors",
     security(("bearer" = [])),
-    params(
-        crate::api::params::PayorPath,
-        ("If-Match" = String, Header, description = IF_MATCH_DOC)
-    ),
+    params(crate::api::params::PayorPath, IfMatch),
     request_body = CloseRequest,
-    responses(
-        (status = 200, description = "Closed; the body is the payor as now stored", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the new version"))),
-        (status = 400, description = "Malformed JSON, unknown field or a date that does not parse", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The payor already has a closing date", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`closed_on` is missing", body = Problem, content_type = "application/problem+json")
-    )
+    responses(Answer<Closed, Payor>)
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/close")]
 pub async fn close(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    path: web::Path<(String, String)>,
-    if_match: IfMatch,
-    body: Result<ApiJson<CloseRequest>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, payor_id) = path.into_inner();
-    let record = write::conditional(&state, here, if_match, body, move |w| {
-        let PayorWrite {
-            conn,
-            ctx,
-            actor,
-            input,
-            precondition,
-        } = w;
-        registry::close(conn, &ctx, &actor, &payor_id, &precondition, input)
-    })
-    .await?;
-    let payor = Payor::from_record(record, today())?;
-    Ok(write::tagged(HttpResponse::Ok(), payor.version, &payor))
+    path: web::Path<PayorKey>,
+    request: Change<CloseRequest>,
+) -> Result<Answer<Closed, Payor>, ApiError> {
+    let PayorKey { payor } = path.into_inner();
+    let record = request
+        .write(move |call| registry::close(call, &payor))
+        .await?;
+    Ok(Answer::new(Payor::from_record(record, today())?))
 }

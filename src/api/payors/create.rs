@@ -7,17 +7,15 @@
 //! has a fresh UUID and version 1; answers 201 with `Location` and `ETag`.
 //! The write is logged (action `create`).
 
-use actix_web::{HttpResponse, http::header, post, web};
+use actix_web::post;
 
 use super::{
     NewPayor, Payor,
-    precondition::payor_location,
+    answers::{Answer, Created},
     today,
-    write::{self, PayorWrite},
+    write::Create,
 };
 use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
-    app::AppState,
     error::{ApiError, Problem},
     usecases::payors::registry,
 };
@@ -35,35 +33,16 @@ use crate::{
     params(crate::api::params::MunicipalityPath),
     request_body = NewPayor,
     responses(
-        (status = 201, description = "Registered; the body is the new payor", body = Payor,
-            headers(
-                ("Location" = String, description = "Path of the new payor"),
-                ("ETag" = String, description = "Strong entity tag of the new version, `\"1\"`")
-            )),
+        Answer<Created, Payor>,
         (status = 422, description = "A field breaks a rule (a fiscal `annual_election` where the ordinance allows only a calendar year included); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors")]
-pub async fn create(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    body: Result<ApiJson<NewPayor>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let slug = here.slug().to_owned();
+pub async fn create(request: Create<NewPayor>) -> Result<Answer<Created, Payor>, ApiError> {
+    let slug = request.slug().to_owned();
     let today = today();
-    let record = write::unconditional(&state, here, body, move |w| {
-        let PayorWrite {
-            conn,
-            ctx,
-            actor,
-            input,
-            ..
-        } = w;
-        registry::create(conn, &ctx, &actor, input, today)
-    })
-    .await?;
-    let payor = Payor::from_record(record, today)?;
-    let mut response = HttpResponse::Created();
-    response.insert_header((header::LOCATION, payor_location(&slug, &payor.id)));
-    Ok(write::tagged(response, payor.version, &payor))
+    let record = request
+        .write(move |call| registry::create(call, today))
+        .await?;
+    Ok(Answer::created(&slug, Payor::from_record(record, today)?))
 }

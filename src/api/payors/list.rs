@@ -15,16 +15,14 @@ use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::{PayorList, PayorSummary, RegistryStatus, today};
+use super::{
+    PayorList, PayorSummary, RegistryStatus, today,
+    write::{Parse, Query, Read},
+};
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiQuery,
-        pagination::{KeyCursor, next_cursor, validate_limit},
-    },
-    app::AppState,
+    api::pagination::{KeyCursor, next_cursor, validate_limit},
     error::{ApiError, Problem},
-    usecases::payors::{Actor, registry},
+    usecases::payors::registry,
 };
 
 /// Paging and filters of the payor list.
@@ -45,8 +43,10 @@ pub struct PayorListParams {
     pub name: Option<String>,
 }
 
-impl PayorListParams {
-    fn parse(self) -> Result<registry::ListRequest, ApiError> {
+impl Parse for PayorListParams {
+    type Into = registry::ListRequest;
+
+    fn parse_into(self) -> Result<registry::ListRequest, ApiError> {
         let limit = validate_limit(self.limit)?;
         let after = self.cursor.as_deref().map(KeyCursor::parse).transpose()?;
         let name_prefix = match self.name {
@@ -98,24 +98,12 @@ impl PayorListParams {
     )
 )]
 #[get("/v1/municipalities/{municipality}/payors")]
-pub async fn list(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    params: Result<ApiQuery<PayorListParams>, ApiError>,
-) -> Result<web::Json<PayorList>, ApiError> {
+pub async fn list(request: Read<Query<PayorListParams>>) -> Result<web::Json<PayorList>, ApiError> {
     let today = today();
-    let (rows, limit) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            // Authorise before judging the parameters. Every active disclosure
-            // grant names at least one payor, so its id stands in for the payors
-            // it covers (the use case resolves them) in deciding between a page
-            // and 404.
-            ctx.payor_filter(&ctx.disclosure_ids())?;
-            let ApiQuery(params) = params?;
-            let request = params.parse()?;
-            let limit = request.limit;
-            let actor = Actor::of(&ctx)?;
-            Ok((registry::list(conn, &ctx, &actor, request, today)?, limit))
+    let (rows, limit) = request
+        .read(move |call| {
+            let limit = call.input.limit;
+            Ok((registry::list(call, today)?, limit))
         })
         .await?;
     let items: Vec<PayorSummary> = rows

@@ -29,11 +29,16 @@
 //!   its establishments (an establishment write bumps it); each establishment
 //!   has its own version too. `PATCH` and `close` require `If-Match`
 //!   ([`precondition`]: RFC 9110 semantics, `*` included).
+//! - **One skeleton, one answer.** Every request goes through [`write`]
+//!   (authorise, judge the input, then `If-Match`, name the actor, one use
+//!   case) and answers with an [`answers::Answer`], which both sends and
+//!   documents the status, `ETag` and `Location`.
 //! - **Status** is derived on the day of the response: `open`, `closing` (a
 //!   closing date still to come) or `closed`.
 //! - **Nothing confidential is logged** through `tracing`: no names,
 //!   addresses, contacts or permit numbers; ids only, and only in the access log.
 
+pub mod answers;
 pub mod close;
 pub mod create;
 pub mod establishments;
@@ -47,7 +52,10 @@ pub mod write;
 
 pub use crate::domain::registry::{AnnualElection, EstablishmentKind, RegistryStatus};
 pub use precondition::IfMatch;
-pub use requests::{CloseRequest, EstablishmentPatch, NewEstablishment, NewPayor, PayorPatch};
+pub use requests::{
+    CloseRequest, EstablishmentKey, EstablishmentPatch, NewEstablishment, NewPayor, PayorKey,
+    PayorPatch,
+};
 pub use responses::{Establishment, Payor, PayorList, PayorSummary};
 
 /// The service's date, which `status` and the election's policy are judged on.

@@ -10,21 +10,19 @@
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header};
 
+use utoipa::{
+    IntoParams,
+    openapi::{
+        Object, Required, Type,
+        path::{Parameter, ParameterBuilder, ParameterIn},
+    },
+};
+
 use crate::{error::ApiError, usecases::payors::Precondition};
 
 /// The strong, quoted entity tag of a version.
 pub fn etag(version: i64) -> String {
     format!("\"{version}\"")
-}
-
-/// `/v1/municipalities/{slug}/payors/{id}`.
-pub fn payor_location(slug: &str, payor_id: &str) -> String {
-    format!("/v1/municipalities/{slug}/payors/{payor_id}")
-}
-
-/// `/v1/municipalities/{slug}/payors/{payor}/establishments/{id}`.
-pub fn establishment_location(slug: &str, payor_id: &str, id: &str) -> String {
-    format!("{}/establishments/{id}", payor_location(slug, payor_id))
 }
 
 /// The `If-Match` header values as sent (never fails: judged after authorisation).
@@ -72,6 +70,21 @@ fn strong_version(tag: &str) -> Option<i64> {
 
 /// `If-Match` parameter documentation, shared by every conditional write.
 pub const IF_MATCH_DOC: &str = "The ETag of the version read, e.g. `\"3\"`, a list of them, or `*` for whatever version is current (required; a stale or weak tag is refused with 412)";
+
+/// A conditional write lists `IfMatch` among its `params(...)`: the header, required.
+impl IntoParams for IfMatch {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            ParameterBuilder::new()
+                .name("If-Match")
+                .parameter_in(ParameterIn::Header)
+                .required(Required::True)
+                .description(Some(IF_MATCH_DOC))
+                .schema(Some(Object::with_type(Type::String)))
+                .build(),
+        ]
+    }
+}
 
 #[cfg(test)]
 mod tests {

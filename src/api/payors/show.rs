@@ -7,15 +7,15 @@
 //! transaction. The `ETag` is the payor's version (which its establishments'
 //! writes bump too).
 
-use actix_web::{HttpResponse, get, http::header, web};
+use actix_web::{get, web};
 
-use super::{Payor, precondition::etag, today};
-use crate::{
-    api::caller::{InMunicipality, MunicipalUnit},
-    app::AppState,
-    error::ApiError,
-    usecases::payors::{Actor, registry},
+use super::{
+    Payor, PayorKey,
+    answers::{Answer, Shown},
+    today,
+    write::Read,
 };
+use crate::{error::ApiError, usecases::payors::registry};
 
 /// One payor with its establishments (each read is written to the access log).
 ///
@@ -28,29 +28,17 @@ use crate::{
     operation_id = "get_payor",
     tag = "payors",
     security(("bearer" = [])),
-    params(
-        crate::api::params::PayorPath
-    ),
-    responses(
-        (status = 200, description = "The payor", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the payor's version, e.g. `\"3\"`")))
-    )
+    params(crate::api::params::PayorPath),
+    responses(Answer<Shown, Payor>)
 )]
 #[get("/v1/municipalities/{municipality}/payors/{payor}")]
 pub async fn show(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    path: web::Path<(String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, payor_id) = path.into_inner();
-    let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            let actor = Actor::of(&ctx)?;
-            registry::show(conn, &ctx, &actor, &payor_id)
-        })
+    path: web::Path<PayorKey>,
+    request: Read,
+) -> Result<Answer<Shown, Payor>, ApiError> {
+    let PayorKey { payor } = path.into_inner();
+    let record = request
+        .read(move |call| registry::show(call, &payor))
         .await?;
-    let payor = Payor::from_record(record, today())?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(payor.version)))
-        .json(payor))
+    Ok(Answer::new(Payor::from_record(record, today())?))
 }

@@ -11,20 +11,15 @@
 //! overwritten. Answers 200 with the payor and its new `ETag`; the write is
 //! logged (action `update`).
 
-use actix_web::{HttpResponse, patch, web};
+use actix_web::{patch, web};
 
 use super::{
-    IfMatch, Payor, PayorPatch,
-    precondition::IF_MATCH_DOC,
+    IfMatch, Payor, PayorKey, PayorPatch,
+    answers::{Answer, Changed},
     today,
-    write::{self, PayorWrite},
+    write::Change,
 };
-use crate::{
-    api::{caller::InMunicipality, extract::ApiJson},
-    app::AppState,
-    error::ApiError,
-    usecases::payors::registry,
-};
+use crate::{error::ApiError, usecases::payors::registry};
 
 /// Change a payor's fields (needs `If-Match`).
 ///
@@ -35,37 +30,19 @@ use crate::{
     operation_id = "update_payor",
     tag = "payors",
     security(("bearer" = [])),
-    params(
-        crate::api::params::PayorPath,
-        ("If-Match" = String, Header, description = IF_MATCH_DOC)
-    ),
+    params(crate::api::params::PayorPath, IfMatch),
     request_body = PayorPatch,
-    responses(
-        (status = 200, description = "Changed; the body is the payor as now stored", body = Payor,
-            headers(("ETag" = String, description = "Strong entity tag of the new version")))
-    )
+    responses(Answer<Changed, Payor>)
 )]
 #[patch("/v1/municipalities/{municipality}/payors/{payor}")]
 pub async fn update(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    path: web::Path<(String, String)>,
-    if_match: IfMatch,
-    body: Result<ApiJson<PayorPatch>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, payor_id) = path.into_inner();
+    path: web::Path<PayorKey>,
+    request: Change<PayorPatch>,
+) -> Result<Answer<Changed, Payor>, ApiError> {
+    let PayorKey { payor } = path.into_inner();
     let today = today();
-    let record = write::conditional(&state, here, if_match, body, move |w| {
-        let PayorWrite {
-            conn,
-            ctx,
-            actor,
-            input,
-            precondition,
-        } = w;
-        registry::update(conn, &ctx, &actor, &payor_id, &precondition, input, today)
-    })
-    .await?;
-    let payor = Payor::from_record(record, today)?;
-    Ok(write::tagged(HttpResponse::Ok(), payor.version, &payor))
+    let record = request
+        .write(move |call| registry::update(call, &payor, today))
+        .await?;
+    Ok(Answer::new(Payor::from_record(record, today)?))
 }

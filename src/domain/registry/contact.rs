@@ -23,6 +23,21 @@ fn text(field: &str, raw: &str, max: usize) -> Result<String, DomainError> {
     judge(raw, max, false).map_err(|f| registry_fault(field, f, max))
 }
 
+/// `value` when it has its shape (`ok`), else the fault `rule` on `field`.
+fn shaped(
+    field: &str,
+    value: String,
+    ok: bool,
+    rule: &str,
+    message: &str,
+) -> Result<String, DomainError> {
+    if ok {
+        Ok(value)
+    } else {
+        Err(DomainError::invalid(field, rule, message))
+    }
+}
+
 /// A plausible e-mail address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
@@ -31,7 +46,7 @@ impl Email {
     /// Parse the value of `field`.
     pub fn parse(field: &str, raw: &str) -> Result<Self, DomainError> {
         let value = text(field, raw, EMAIL_MAX)?;
-        let shaped = match value.split_once('@') {
+        let ok = match value.split_once('@') {
             Some((local, domain)) => {
                 !local.is_empty()
                     && !domain.contains('@')
@@ -43,15 +58,8 @@ impl Email {
             }
             None => false,
         };
-        if shaped {
-            Ok(Self(value))
-        } else {
-            Err(DomainError::invalid(
-                field,
-                "email",
-                "must be an email address such as name@example.com",
-            ))
-        }
+        let message = "must be an email address such as name@example.com";
+        shaped(field, value, ok, "email", message).map(Self)
     }
 
     /// The address as given (trimmed).
@@ -72,15 +80,9 @@ impl Phone {
         let chars_ok = value
             .chars()
             .all(|c| c.is_ascii_digit() || " +-.()xX".contains(c));
-        if chars_ok && (7..=15).contains(&digits) {
-            Ok(Self(value))
-        } else {
-            Err(DomainError::invalid(
-                field,
-                "phone",
-                "must be a telephone number: 7 to 15 digits, with +, spaces, -, ., parentheses or x for an extension",
-            ))
-        }
+        let ok = chars_ok && (7..=15).contains(&digits);
+        let message = "must be a telephone number: 7 to 15 digits, with +, spaces, -, ., parentheses or x for an extension";
+        shaped(field, value, ok, "phone", message).map(Self)
     }
 
     /// The number as given (trimmed).
@@ -100,15 +102,8 @@ impl SellerPermit {
         let ok = value.chars().all(|c| c.is_ascii_digit() || c == '-')
             && value.starts_with(|c: char| c.is_ascii_digit())
             && value.ends_with(|c: char| c.is_ascii_digit());
-        if ok {
-            Ok(Self(value))
-        } else {
-            Err(DomainError::invalid(
-                field,
-                "seller_permit",
-                "must be digits and hyphens, e.g. 456-1234567890-02",
-            ))
-        }
+        let message = "must be digits and hyphens, e.g. 456-1234567890-02";
+        shaped(field, value, ok, "seller_permit", message).map(Self)
     }
 
     /// The number as given (trimmed).

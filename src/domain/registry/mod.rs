@@ -16,7 +16,7 @@
 //! and the municipality's policy), [`establishment`] (kind, units, dates),
 //! [`status`] (open, closing, closed), [`payor`] (a payor and an
 //! establishment as accepted, and their changes), [`faults`] (every fault of
-//! a request at once).
+//! a request at once, and the rules of a request's shape).
 
 pub mod contact;
 pub mod election;
@@ -29,7 +29,7 @@ pub mod text;
 pub use contact::{Email, Phone, SellerPermit};
 pub use election::{AnnualElection, Election, FiscalYearEnd};
 pub use establishment::{EstablishmentKind, Units, closing_after_opening, opening_before_closing};
-pub use faults::{Faults, Invalid};
+pub use faults::{Faults, FieldValue, Invalid};
 pub use payor::{EstablishmentChanges, NewEstablishment, NewPayor, PayorChanges};
 pub use status::RegistryStatus;
 pub use text::{Address, Name, TextFault, search_key};

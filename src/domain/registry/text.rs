@@ -101,39 +101,23 @@ pub fn search_key(text: &str) -> String {
     text.to_lowercase()
 }
 
-/// A one-line name, 1 to 200 characters.
+/// Free text of the registry, trimmed and judged (see the module docs): at
+/// most `MAX` characters, line breaks and tabs only when `LINES`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Name(String);
+pub struct Text<const MAX: usize, const LINES: bool>(String);
 
-impl Name {
-    /// Parse the value of `field`.
-    pub fn parse(field: &str, raw: &str) -> Result<Self, DomainError> {
-        judge(raw, NAME_MAX, false)
-            .map(Self)
-            .map_err(|f| registry_fault(field, f, NAME_MAX))
-    }
-
-    /// The trimmed text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The trimmed text, owned.
-    pub fn into_string(self) -> String {
-        self.0
-    }
-}
+/// A one-line name, 1 to 200 characters.
+pub type Name = Text<NAME_MAX, false>;
 
 /// A postal or street address, 1 to 500 characters, line breaks allowed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Address(String);
+pub type Address = Text<ADDRESS_MAX, true>;
 
-impl Address {
+impl<const MAX: usize, const LINES: bool> Text<MAX, LINES> {
     /// Parse the value of `field`.
     pub fn parse(field: &str, raw: &str) -> Result<Self, DomainError> {
-        judge(raw, ADDRESS_MAX, true)
+        judge(raw, MAX, LINES)
             .map(Self)
-            .map_err(|f| registry_fault(field, f, ADDRESS_MAX))
+            .map_err(|f| registry_fault(field, f, MAX))
     }
 
     /// The trimmed text.

@@ -9,7 +9,7 @@
 
 use chrono::NaiveDate;
 
-use super::{Actor, Precondition, Reading, registry::payor_for_write};
+use super::{Call, Precondition, Reading, registry::stored_payor, save};
 use crate::{
     db::{self, DbConn, models::EstablishmentRow},
     domain::registry::{
@@ -17,7 +17,6 @@ use crate::{
         opening_before_closing,
     },
     error::ApiError,
-    tenancy::MunicipalityContext,
 };
 
 /// The establishment `id` of payor `payor_id`, or 404.
@@ -34,14 +33,12 @@ fn establishment_of(
 
 /// Add an establishment to an open (or closing) payor.
 pub fn add(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
+    call: Call<'_, NewEstablishment>,
     payor_id: &str,
-    new: NewEstablishment,
     today: NaiveDate,
 ) -> Result<EstablishmentRow, ApiError> {
-    let payor = payor_for_write(conn, ctx.municipality_id, payor_id)?;
+    let (conn, ctx, new) = (call.conn, &call.ctx, call.input);
+    let payor = stored_payor(conn, ctx.municipality_id, payor_id)?;
     if let Some(on) = payor.closed_on
         && RegistryStatus::on(Some(on), today) == RegistryStatus::Closed
     {
@@ -66,39 +63,30 @@ pub fn add(
     };
     db::payors::insert_establishment(conn, &row)?;
     db::payors::touch(conn, ctx.municipality_id, &row.payor_id, now)?;
-    actor.log_write(conn, ctx, "establishment", &row.id, "create")?;
+    call.actor
+        .log_write(conn, ctx, "establishment", &row.id, "create")?;
     Ok(row)
 }
 
 /// One establishment of a payor the caller may read, logged as a read of the payor.
-pub fn show(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    payor_id: &str,
-    id: &str,
-) -> Result<EstablishmentRow, ApiError> {
-    let reading = Reading::resolve(conn, ctx)?;
+pub fn show(call: Call<'_>, payor_id: &str, id: &str) -> Result<EstablishmentRow, ApiError> {
+    let reading = Reading::resolve(call.conn, &call.ctx)?;
     if !reading.may_read(payor_id) {
         return Err(ApiError::NotFound("establishment"));
     }
-    let row = establishment_of(conn, ctx.municipality_id, payor_id, id)?;
-    reading.log(conn, actor, payor_id)?;
+    let row = establishment_of(call.conn, call.ctx.municipality_id, payor_id, id)?;
+    reading.log(call.conn, &call.actor, payor_id)?;
     Ok(row)
 }
 
 /// Change an establishment at the version the caller read.
 pub fn update(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
+    mut call: Call<'_, EstablishmentChanges, Precondition>,
     payor_id: &str,
     id: &str,
-    precondition: &Precondition,
-    changes: EstablishmentChanges,
 ) -> Result<EstablishmentRow, ApiError> {
-    let mut row = establishment_of(conn, ctx.municipality_id, payor_id, id)?;
-    precondition.check(row.version)?;
+    let mut row = establishment_at(&mut call, payor_id, id)?;
+    let changes = call.input;
     let opened_on = changes.opened_on.unwrap_or(row.opened_on);
     opening_before_closing(opened_on, row.closed_on)?;
     if let Some(v) = changes.name {
@@ -114,46 +102,34 @@ pub fn update(
         row.units = v.get();
     }
     row.opened_on = opened_on;
-    save(conn, ctx, actor, row, "update")
+    save(call.conn, &call.ctx, &call.actor, row, "update")
 }
 
 /// Record the date an establishment closed.
 pub fn close(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
+    mut call: Call<'_, NaiveDate, Precondition>,
     payor_id: &str,
     id: &str,
-    precondition: &Precondition,
-    closed_on: NaiveDate,
 ) -> Result<EstablishmentRow, ApiError> {
-    let mut row = establishment_of(conn, ctx.municipality_id, payor_id, id)?;
-    precondition.check(row.version)?;
+    let mut row = establishment_at(&mut call, payor_id, id)?;
     if let Some(on) = row.closed_on {
         return Err(ApiError::Conflict(format!(
             "this establishment is already closed (on {on})"
         )));
     }
-    closing_after_opening(row.opened_on, closed_on)?;
-    row.closed_on = Some(closed_on);
-    save(conn, ctx, actor, row, "close")
+    closing_after_opening(row.opened_on, call.input)?;
+    row.closed_on = Some(call.input);
+    save(call.conn, &call.ctx, &call.actor, row, "close")
 }
 
-/// Store a changed row at the next version and bump its payor's.
-fn save(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    mut row: EstablishmentRow,
-    action: &str,
+/// The establishment a conditional write changes: 404 when there is none
+/// under this payor, 412 when the precondition does not hold for its version.
+fn establishment_at<I>(
+    call: &mut Call<'_, I, Precondition>,
+    payor_id: &str,
+    id: &str,
 ) -> Result<EstablishmentRow, ApiError> {
-    let read = row.version;
-    row.version = read + 1;
-    row.updated_at = db::identity::now();
-    if !db::payors::update_establishment(conn, &row, read)? {
-        return Err(ApiError::PreconditionFailed);
-    }
-    db::payors::touch(conn, ctx.municipality_id, &row.payor_id, row.updated_at)?;
-    actor.log_write(conn, ctx, "establishment", &row.id, action)?;
+    let row = establishment_of(call.conn, call.ctx.municipality_id, payor_id, id)?;
+    call.precondition.check(row.version)?;
     Ok(row)
 }

@@ -1,10 +1,11 @@
 //! The payor registry's use cases: register, read, list, change and close
 //! payors and the establishments they run.
 //!
-//! Contract: every function runs inside the request's one tenant unit of
-//! work (it takes the open connection), takes the tenant context, the
-//! [`Actor`] for the access log and values already parsed by
-//! `domain::registry`, and returns stored rows. Authorisation of writes
+//! Contract: every function takes one [`Call`]: the request's one tenant
+//! unit of work (the open connection), the tenant context, the [`Actor`]
+//! for the access log, the input already parsed into `domain::registry`
+//! values and, for a conditional write, the [`Precondition`]; it returns
+//! stored rows. Authorisation of writes
 //! (`Action::WritePayors`) is the caller's first step; reads are filtered
 //! here through [`Reading`] (a payor the caller may not read is 404, exactly
 //! like a missing one). Every payor shown is logged as a read, every write
@@ -33,7 +34,8 @@ pub mod registry;
 
 pub use access::{Actor, Reading};
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::QueryResult;
 
 use crate::{
     db::{
@@ -45,7 +47,22 @@ use crate::{
         registry::{Election, Invalid},
     },
     error::{ApiError, FieldError},
+    tenancy::MunicipalityContext,
 };
+
+/// One call of a registry use case inside the request's unit of work.
+pub struct Call<'c, I = (), P = ()> {
+    /// The open transaction.
+    pub conn: &'c mut DbConn,
+    /// The caller in the municipality (a write's caller is already allowed `WritePayors`).
+    pub ctx: MunicipalityContext,
+    /// Who the call is recorded as in the access log.
+    pub actor: Actor,
+    /// The parsed input (`()` when there is none).
+    pub input: I,
+    /// The `If-Match` precondition (`()` for an unconditional call).
+    pub precondition: P,
+}
 
 /// A payor as stored, with the establishments it runs (by name).
 #[derive(Debug, Clone)]
@@ -107,6 +124,64 @@ impl From<Invalid> for ApiError {
                 .collect(),
         )
     }
+}
+
+/// A row written optimistically: the update matches the version the caller
+/// read and moves the row to the next one.
+trait Versioned: Sized {
+    /// The access log's record type.
+    const RECORD_TYPE: &'static str;
+    /// The row's id, its version and the time it last changed.
+    fn versioned(&mut self) -> (&str, &mut i64, &mut NaiveDateTime);
+    /// Replace the stored row if its version is still `read` (false when it
+    /// is not), and whatever else the write moves on.
+    fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool>;
+}
+
+impl Versioned for PayorRow {
+    const RECORD_TYPE: &'static str = "payor";
+    fn versioned(&mut self) -> (&str, &mut i64, &mut NaiveDateTime) {
+        (&self.id, &mut self.version, &mut self.updated_at)
+    }
+    fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool> {
+        db::payors::update(conn, row, read)
+    }
+}
+
+/// An establishment's write also bumps its payor's version (the payor's
+/// representation shows its establishments).
+impl Versioned for EstablishmentRow {
+    const RECORD_TYPE: &'static str = "establishment";
+    fn versioned(&mut self) -> (&str, &mut i64, &mut NaiveDateTime) {
+        (&self.id, &mut self.version, &mut self.updated_at)
+    }
+    fn replace(conn: &mut DbConn, row: &Self, read: i64) -> QueryResult<bool> {
+        let replaced = db::payors::update_establishment(conn, row, read)?;
+        if replaced {
+            db::payors::touch(conn, row.municipality_id, &row.payor_id, row.updated_at)?;
+        }
+        Ok(replaced)
+    }
+}
+
+/// Store a changed row at its next version, stamped now (412 if someone
+/// wrote in between), and log the write as `action`.
+fn save<R: Versioned>(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    actor: &Actor,
+    mut row: R,
+    action: &str,
+) -> Result<R, ApiError> {
+    let (id, version, stamp) = row.versioned();
+    let (id, read) = (id.to_owned(), *version);
+    *version = read + 1;
+    *stamp = db::identity::now();
+    if !R::replace(conn, &row, read)? {
+        return Err(ApiError::PreconditionFailed);
+    }
+    actor.log_write(conn, ctx, R::RECORD_TYPE, &id, action)?;
+    Ok(row)
 }
 
 /// The policy that judges an election registered or changed on `today`.

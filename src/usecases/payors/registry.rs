@@ -6,13 +6,13 @@
 use chrono::NaiveDate;
 
 use super::{
-    Actor, PayorRecord, Precondition, Reading, policy_for_election, set_election, stored_election,
+    Call, PayorRecord, Precondition, Reading, policy_for_election, save, set_election,
+    stored_election,
 };
 use crate::{
     db::{self, DbConn, models::PayorRow, payors::PayorQuery},
     domain::registry::{NewPayor, PayorChanges, RegistryStatus},
     error::ApiError,
-    tenancy::MunicipalityContext,
 };
 
 /// What a list asks for (already parsed).
@@ -29,13 +29,8 @@ pub struct ListRequest {
 }
 
 /// Register a payor (version 1), its election judged against the policy.
-pub fn create(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    new: NewPayor,
-    today: NaiveDate,
-) -> Result<PayorRecord, ApiError> {
+pub fn create(call: Call<'_, NewPayor>, today: NaiveDate) -> Result<PayorRecord, ApiError> {
+    let (conn, ctx, new) = (call.conn, &call.ctx, call.input);
     let policy = policy_for_election(conn, ctx.municipality_id, today)?;
     let election = new.election.allowed_by(policy.as_ref())?;
     let now = db::identity::now();
@@ -58,7 +53,8 @@ pub fn create(
     };
     set_election(&mut row, election);
     db::payors::insert(conn, &row)?;
-    actor.log_write(conn, ctx, "payor", &row.id, "create")?;
+    call.actor
+        .log_write(conn, ctx, "payor", &row.id, "create")?;
     Ok(PayorRecord {
         payor: row,
         establishments: Vec::new(),
@@ -66,31 +62,20 @@ pub fn create(
 }
 
 /// One payor the caller may read, logged as a read.
-pub fn show(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    payor_id: &str,
-) -> Result<PayorRecord, ApiError> {
-    let reading = Reading::resolve(conn, ctx)?;
+pub fn show(call: Call<'_>, payor_id: &str) -> Result<PayorRecord, ApiError> {
+    let reading = Reading::resolve(call.conn, &call.ctx)?;
     if !reading.may_read(payor_id) {
         return Err(ApiError::NotFound("payor"));
     }
-    let row =
-        db::payors::get(conn, ctx.municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
-    reading.log(conn, actor, &row.id)?;
-    PayorRecord::load(conn, row)
+    let row = stored_payor(call.conn, call.ctx.municipality_id, payor_id)?;
+    reading.log(call.conn, &call.actor, &row.id)?;
+    PayorRecord::load(call.conn, row)
 }
 
 /// A page of the payors the caller may read, each logged as a read.
-pub fn list(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    request: ListRequest,
-    today: NaiveDate,
-) -> Result<Vec<PayorRow>, ApiError> {
-    let reading = Reading::resolve(conn, ctx)?;
+pub fn list(call: Call<'_, ListRequest>, today: NaiveDate) -> Result<Vec<PayorRow>, ApiError> {
+    let reading = Reading::resolve(call.conn, &call.ctx)?;
+    let request = call.input;
     let query = PayorQuery {
         only: reading.only(),
         status: request.status.map(|s| (s, today)),
@@ -98,29 +83,25 @@ pub fn list(
         after: request.after,
         limit: i64::from(request.limit),
     };
-    let rows = db::payors::list(conn, ctx.municipality_id, &query)?;
+    let rows = db::payors::list(call.conn, call.ctx.municipality_id, &query)?;
     for row in &rows {
-        reading.log(conn, actor, &row.id)?;
+        reading.log(call.conn, &call.actor, &row.id)?;
     }
     Ok(rows)
 }
 
 /// Change a payor's own fields at the version the caller read.
 pub fn update(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
+    mut call: Call<'_, PayorChanges, Precondition>,
     payor_id: &str,
-    precondition: &Precondition,
-    changes: PayorChanges,
     today: NaiveDate,
 ) -> Result<PayorRecord, ApiError> {
-    let mut row = payor_for_write(conn, ctx.municipality_id, payor_id)?;
-    precondition.check(row.version)?;
+    let mut row = payor_at(&mut call, payor_id)?;
+    let changes = call.input;
     if changes.touches_election() {
         let election = stored_election(&row)?
             .changed(changes.annual_election, changes.fiscal_year_end_month)?;
-        let policy = policy_for_election(conn, ctx.municipality_id, today)?;
+        let policy = policy_for_election(call.conn, call.ctx.municipality_id, today)?;
         set_election(&mut row, election.allowed_by(policy.as_ref())?);
     }
     if let Some(v) = changes.legal_name {
@@ -144,31 +125,28 @@ pub fn update(
     if let Some(v) = changes.seller_permit {
         row.seller_permit = v.map(|v| v.into_string());
     }
-    save(conn, ctx, actor, row, "update")
+    let row = save(call.conn, &call.ctx, &call.actor, row, "update")?;
+    PayorRecord::load(call.conn, row)
 }
 
 /// Record the date a payor closed (409 when one is recorded already).
 pub fn close(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
+    mut call: Call<'_, NaiveDate, Precondition>,
     payor_id: &str,
-    precondition: &Precondition,
-    closed_on: NaiveDate,
 ) -> Result<PayorRecord, ApiError> {
-    let mut row = payor_for_write(conn, ctx.municipality_id, payor_id)?;
-    precondition.check(row.version)?;
+    let mut row = payor_at(&mut call, payor_id)?;
     if let Some(on) = row.closed_on {
         return Err(ApiError::Conflict(format!(
             "this payor is already closed (on {on})"
         )));
     }
-    row.closed_on = Some(closed_on);
-    save(conn, ctx, actor, row, "close")
+    row.closed_on = Some(call.input);
+    let row = save(call.conn, &call.ctx, &call.actor, row, "close")?;
+    PayorRecord::load(call.conn, row)
 }
 
-/// The payor for a write, or 404.
-pub(super) fn payor_for_write(
+/// The tenant's payor `payor_id`, or 404.
+pub(super) fn stored_payor(
     conn: &mut DbConn,
     municipality_id: i64,
     payor_id: &str,
@@ -176,20 +154,10 @@ pub(super) fn payor_for_write(
     db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))
 }
 
-/// Store a changed row at the next version (412 if someone wrote in between).
-fn save(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    actor: &Actor,
-    mut row: PayorRow,
-    action: &str,
-) -> Result<PayorRecord, ApiError> {
-    let read = row.version;
-    row.version = read + 1;
-    row.updated_at = db::identity::now();
-    if !db::payors::update(conn, &row, read)? {
-        return Err(ApiError::PreconditionFailed);
-    }
-    actor.log_write(conn, ctx, "payor", &row.id, action)?;
-    PayorRecord::load(conn, row)
+/// The payor a conditional write changes: 404 when there is none, 412 when
+/// the precondition does not hold for its current version.
+fn payor_at<I>(call: &mut Call<'_, I, Precondition>, payor_id: &str) -> Result<PayorRow, ApiError> {
+    let row = stored_payor(call.conn, call.ctx.municipality_id, payor_id)?;
+    call.precondition.check(row.version)?;
+    Ok(row)
 }

@@ -1,15 +1,16 @@
 //! `GET .../payors/{payor}/establishments/{establishment}`: one establishment.
 
-use actix_web::{HttpResponse, get, http::header, web};
+use actix_web::{get, web};
 
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        payors::{Establishment, precondition::etag, today},
+    api::payors::{
+        Establishment, EstablishmentKey,
+        answers::{Answer, Shown},
+        today,
+        write::Read,
     },
-    app::AppState,
     error::ApiError,
-    usecases::payors::{Actor, establishments},
+    usecases::payors::establishments,
 };
 
 /// One establishment of a payor (the read is written to the access log as a read of the payor).
@@ -22,29 +23,17 @@ use crate::{
     operation_id = "get_establishment",
     tag = "payors",
     security(("bearer" = [])),
-    params(
-        crate::api::params::EstablishmentPath
-    ),
-    responses(
-        (status = 200, description = "The establishment", body = Establishment,
-            headers(("ETag" = String, description = "Strong entity tag of the establishment's version, e.g. `\"2\"`")))
-    )
+    params(crate::api::params::EstablishmentPath),
+    responses(Answer<Shown, Establishment>)
 )]
 #[get("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}")]
 pub async fn show(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    path: web::Path<(String, String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, payor_id, id) = path.into_inner();
-    let row = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            let actor = Actor::of(&ctx)?;
-            establishments::show(conn, &ctx, &actor, &payor_id, &id)
-        })
+    path: web::Path<EstablishmentKey>,
+    request: Read,
+) -> Result<Answer<Shown, Establishment>, ApiError> {
+    let key = path.into_inner();
+    let row = request
+        .read(move |call| establishments::show(call, &key.payor, &key.establishment))
         .await?;
-    let establishment = Establishment::from_row(row, today())?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(establishment.version)))
-        .json(establishment))
+    Ok(Answer::new(Establishment::from_row(row, today())?))
 }

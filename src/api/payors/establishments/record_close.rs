@@ -1,20 +1,15 @@
 //! `POST .../payors/{payor}/establishments/{establishment}/close`: record that an establishment closes or closed.
 
-use actix_web::{HttpResponse, post, web};
+use actix_web::{post, web};
 
 use crate::{
-    api::{
-        caller::InMunicipality,
-        extract::ApiJson,
-        payors::{
-            CloseRequest, Establishment, IfMatch,
-            precondition::IF_MATCH_DOC,
-            today,
-            write::{self, PayorWrite},
-        },
+    api::payors::{
+        CloseRequest, Establishment, EstablishmentKey, IfMatch,
+        answers::{Answer, Closed},
+        today,
+        write::Change,
     },
-    app::AppState,
-    error::{ApiError, Problem},
+    error::ApiError,
     usecases::payors::establishments,
 };
 
@@ -27,43 +22,18 @@ use crate::{
     operation_id = "close_establishment",
     tag = "payors",
     security(("bearer" = [])),
-    params(
-        crate::api::params::EstablishmentPath,
-        ("If-Match" = String, Header, description = IF_MATCH_DOC)
-    ),
+    params(crate::api::params::EstablishmentPath, IfMatch),
     request_body = CloseRequest,
-    responses(
-        (status = 200, description = "Closed; the body is the establishment as now stored", body = Establishment,
-            headers(("ETag" = String, description = "Strong entity tag of the establishment's new version"))),
-        (status = 400, description = "Malformed JSON, unknown field or a date that does not parse", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The establishment already has a closing date", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`closed_on` is missing or before the opening date", body = Problem, content_type = "application/problem+json")
-    )
+    responses(Answer<Closed, Establishment>)
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/establishments/{establishment}/close")]
 pub async fn close(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    path: web::Path<(String, String, String)>,
-    if_match: IfMatch,
-    body: Result<ApiJson<CloseRequest>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, payor_id, id) = path.into_inner();
-    let row = write::conditional(&state, here, if_match, body, move |w| {
-        let PayorWrite {
-            conn,
-            ctx,
-            actor,
-            input,
-            precondition,
-        } = w;
-        establishments::close(conn, &ctx, &actor, &payor_id, &id, &precondition, input)
-    })
-    .await?;
-    let establishment = Establishment::from_row(row, today())?;
-    Ok(write::tagged(
-        HttpResponse::Ok(),
-        establishment.version,
-        &establishment,
-    ))
+    path: web::Path<EstablishmentKey>,
+    request: Change<CloseRequest>,
+) -> Result<Answer<Closed, Establishment>, ApiError> {
+    let key = path.into_inner();
+    let row = request
+        .write(move |call| establishments::close(call, &key.payor, &key.establishment))
+        .await?;
+    Ok(Answer::new(Establishment::from_row(row, today())?))
 }
