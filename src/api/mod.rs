@@ -22,6 +22,7 @@ pub mod payors;
 pub mod policies;
 pub mod problems;
 pub mod quotes;
+pub mod returns;
 pub mod zones;
 
 use actix_web::App;
@@ -44,6 +45,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "municipalities", description = "Municipalities levying room tax (public)"),
         (name = "policies", description = "The ordinance as data, due calendars and quotes (public law)"),
         (name = "payors", description = "The payor registry: payors and their establishments (confidential; every read is written to the access log)"),
+        (name = "returns", description = "Room-tax returns: filing, amendments, annual reconciliation, obligations and the clerk's view of who filed (confidential; every read is written to the access log)"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
@@ -112,6 +114,12 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(payors::establishments::show)
         .service(payors::establishments::update)
         .service(payors::establishments::close)
+        .service(returns::file::file)
+        .service(returns::file::amend)
+        .service(returns::read::show)
+        .service(returns::read::versions)
+        .service(returns::obligations::obligations)
+        .service(returns::obligations::for_period)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

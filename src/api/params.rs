@@ -48,3 +48,16 @@ pub struct EstablishmentPath {
     /// Establishment id (UUID).
     establishment: String,
 }
+
+/// `{municipality}/payors/{payor}/returns/{return}`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct ReturnPath {
+    /// Municipality slug, e.g. `montello`.
+    municipality: String,
+    /// Payor id (UUID).
+    payor: String,
+    /// Return id (UUID).
+    #[param(rename = "return")]
+    r#return: String,
+}

@@ -12,4 +12,5 @@ pub mod disclosures;
 pub mod membership;
 pub mod payors;
 pub mod policies;
+pub mod returns;
 pub mod tenants;

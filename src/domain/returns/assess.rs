@@ -103,6 +103,17 @@ pub struct Assessment {
 }
 
 impl Assessment {
+    /// The timing this assessment was made on: an amendment of the return is
+    /// assessed on it too, so the filing's lateness, fee and forfeiture stay
+    /// as they were and only the tax differs.
+    pub fn timing(&self) -> Timing {
+        Timing {
+            filed_on: self.filed_on,
+            paid_on: (!self.paid_with_return).then_some(self.paid_on),
+            extended_to: (self.filing_due_date != self.due_date).then_some(self.filing_due_date),
+        }
+    }
+
     /// Tax principal: the tax less the collection fee (what interest runs on and the
     /// distribution splits).
     pub fn principal(&self) -> Money {
@@ -119,10 +130,43 @@ pub fn assess(
     previous_year_tax: Option<Money>,
     zone: &[Stint],
 ) -> Result<Assessment, DomainError> {
+    assess_receipts(
+        history,
+        &Receipts {
+            period: filing.period(),
+            gross_receipts: filing.gross_receipts(),
+            exempt_receipts: filing.exempt_receipts(),
+        },
+        timing,
+        previous_year_tax,
+        zone,
+    )
+}
+
+/// A period's receipts, as a version states them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Receipts {
+    /// The return's period.
+    pub period: Period,
+    /// Gross receipts.
+    pub gross_receipts: Money,
+    /// Exempt receipts.
+    pub exempt_receipts: Money,
+}
+
+/// [`assess`] on receipts alone: for a quarter's adjustment from the annual
+/// return, which states the quarter's receipts (not a whole filing).
+pub fn assess_receipts(
+    history: &PolicyHistory,
+    receipts: &Receipts,
+    timing: &Timing,
+    previous_year_tax: Option<Money>,
+    zone: &[Stint],
+) -> Result<Assessment, DomainError> {
     let input = QuoteInput {
-        period: filing.period(),
-        gross_receipts: filing.gross_receipts(),
-        exempt_receipts: filing.exempt_receipts(),
+        period: receipts.period,
+        gross_receipts: receipts.gross_receipts,
+        exempt_receipts: receipts.exempt_receipts,
         filed_on: Some(timing.filed_on),
         paid_on: timing.paid_on,
         extended_to: timing.extended_to,
@@ -131,8 +175,8 @@ pub fn assess(
     let q = quote(history, &input, zone)?;
     Ok(Assessment {
         period: q.period,
-        gross_receipts: filing.gross_receipts(),
-        exempt_receipts: filing.exempt_receipts(),
+        gross_receipts: receipts.gross_receipts,
+        exempt_receipts: receipts.exempt_receipts,
         tax: q.tax,
         collection_fee: q.collection_fee,
         interest: q.interest,

@@ -30,6 +30,7 @@
 //!
 //! A [`Filing`] holds only values that passed; its fields are read through accessors.
 
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -116,6 +117,12 @@ pub struct ReturnFiling {
     pub signer: Signer,
     /// The signer attests that the return is true and complete; must be true.
     pub attested: bool,
+    /// A paper return entered by the clerk-treasurer or staff: the date it was
+    /// received (postmark or counter date), which counts as its filing date;
+    /// not after today. An operator filing online gives none (it files today).
+    #[serde(default, deserialize_with = "crate::domain::iso_date::strict_option")]
+    #[schema(value_type = Option<String>, format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    pub received_on: Option<NaiveDate>,
 }
 
 /// A return that passed every check of [`ReturnFiling::parse`].

@@ -28,7 +28,7 @@ pub use annual::{
     QuarterOnFile, QuarterReconciliation, QuarterStatus, Reconciliation, check_annual_period,
     quarters_of, reconcile,
 };
-pub use assess::{Assessment, Timing, assess};
+pub use assess::{Assessment, Receipts, Timing, assess, assess_receipts};
 pub use filing::{
     EstablishmentReceipts, ExemptionClaim, Filing, QuarterReceipts, ReturnFiling, Signer,
 };

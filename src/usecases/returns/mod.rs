@@ -1,0 +1,143 @@
+//! Returns: operators file quarterly and annual returns and amend them; the
+//! clerk-treasurer and staff enter paper returns, see every payor's returns
+//! and obligations, and who has not filed.
+//!
+//! Contract: every function runs inside the request's one unit of work,
+//! takes the tenant context and values already parsed by `domain::returns`,
+//! and stores what the engine computed: a return's header once, each version
+//! as filed (append-only; the database refuses changes), with the filing's
+//! details and the engine's [`Assessment`] as JSON, so a past return reads
+//! the same forever. Authorisation: filing, amending and asking extensions
+//! through `MunicipalityContext::return_filer` (staff for any payor, an
+//! operator for its own, anyone else 404); reading through the registry's
+//! [`Reading`] (who may read a payor may read its returns: its operator, the
+//! clerk-treasurer and staff, a disclosure grantee for it), never an API
+//! client; the municipality-wide views through `Action::ReviewReturns`.
+//! Every read of a return, a version or an attachment is written to the
+//! access log (record types `return`, `return_version`, `return_attachment`),
+//! every filing and amendment as a write.
+//!
+//! Dates: `today` is the municipality's local date (the caller reads it from
+//! the clock; America/Chicago in Wisconsin), so a return sent at 23:30 on its
+//! due date is on time.
+
+pub mod filing;
+pub mod reading;
+mod stored;
+
+pub use stored::{ReturnRecord, StoredFiling, VersionRecord};
+
+use crate::{
+    db::{self, DbConn, models::PayorRow},
+    domain::{
+        Money, Period, PolicyHistory,
+        registry::Election,
+        zone_membership::Stint,
+    },
+    error::ApiError,
+    tenancy::MunicipalityContext,
+    usecases::payors::{Actor, Reading},
+};
+
+/// What every return computation of one payor needs, loaded once.
+pub(crate) struct PayorTerms {
+    pub payor: PayorRow,
+    pub election: Election,
+    pub history: PolicyHistory,
+    pub zone: Vec<Stint>,
+}
+
+impl PayorTerms {
+    /// The payor (404 when there is none), its election, the policy history
+    /// and the zone memberships.
+    pub(crate) fn load(
+        conn: &mut DbConn,
+        municipality_id: i64,
+        payor_id: &str,
+    ) -> Result<Self, ApiError> {
+        let payor = db::payors::get(conn, municipality_id, payor_id)?
+            .ok_or(ApiError::NotFound("payor"))?;
+        let election = Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
+            .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
+        let (_, history) = db::policies::load(conn, municipality_id)?;
+        let zone = crate::usecases::membership::stints_of(conn, municipality_id)?;
+        Ok(Self {
+            payor,
+            election,
+            history,
+            zone,
+        })
+    }
+}
+
+/// The tax imposed on the payor for the calendar year before `period`'s
+/// year: the sum of the tax of its quarterly returns on file for that year
+/// (latest versions). `None` when it filed none (no previous year: Montello's
+/// late-payment forfeiture then owes nothing, and the quote says why).
+pub(crate) fn previous_year_tax(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    period: &Period,
+) -> Result<Option<Money>, ApiError> {
+    let year = period.last_day().format("%Y").to_string();
+    let previous: i32 = year.parse::<i32>().map_err(|_| ApiError::internal("year"))? - 1;
+    let periods: Vec<String> = Period::quarters_of_year(previous)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    let headers: Vec<_> = db::returns::of_payor(conn, municipality_id, payor_id)?
+        .into_iter()
+        .filter(|r| periods.contains(&r.period))
+        .collect();
+    if headers.is_empty() {
+        return Ok(None);
+    }
+    let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
+    let versions = db::returns::versions_of_many(conn, municipality_id, &ids)?;
+    let mut total = 0i64;
+    for id in &ids {
+        if let Some(latest) = versions.iter().filter(|v| &v.return_id == id).last() {
+            total += latest.tax_cents;
+        }
+    }
+    Ok(Some(Money::from_cents(total)))
+}
+
+/// Who may read this payor's returns, resolved in the unit of work (404 when
+/// the caller may read none of them; API clients never).
+pub(crate) fn reading_for(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+) -> Result<Reading, ApiError> {
+    if !ctx.caller.is_person() {
+        return Err(ApiError::NotFound("return"));
+    }
+    let reading = Reading::resolve(conn, ctx).map_err(|_| ApiError::NotFound("return"))?;
+    if !reading.may_read(payor_id) {
+        return Err(ApiError::NotFound("return"));
+    }
+    Ok(reading)
+}
+
+/// Append the access-log entry for showing a record of this payor's returns.
+pub(crate) fn log_read(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    reading: &Reading,
+    payor_id: &str,
+    record_type: &str,
+    record_id: &str,
+) -> Result<(), ApiError> {
+    let actor = Actor::of(ctx)?;
+    let basis = reading.basis_for(payor_id);
+    db::access_log::record(
+        conn,
+        ctx.municipality_id,
+        &actor.reader(&basis),
+        record_type,
+        record_id,
+    )?;
+    Ok(())
+}

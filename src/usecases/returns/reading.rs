@@ -1,0 +1,261 @@
+//! Reading returns: one return and its versions (each read logged), a
+//! payor's obligations, and the municipality's view of a period (every
+//! payor, filed or not).
+
+use chrono::NaiveDate;
+
+use super::{ReturnRecord, VersionRecord, log_read, reading_for};
+use crate::{
+    db::{self, DbConn, returns::ReturnRow},
+    domain::{
+        Period,
+        attachment::{AttachmentKind, missing_required},
+        obligations::{
+            DueRange, FiledReturn, GrantedFor, OnFile, Obligation, ObligationStatus, Registration,
+            obligations,
+        },
+        registry::Election,
+    },
+    error::ApiError,
+    tenancy::{Action, MunicipalityContext},
+};
+
+/// A return read back with its versions and what its attachments leave missing.
+pub(crate) fn record(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    header: ReturnRow,
+) -> Result<ReturnRecord, ApiError> {
+    let versions = db::returns::versions(conn, municipality_id, &header.id)?
+        .into_iter()
+        .map(VersionRecord::from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    if versions.is_empty() {
+        return Err(ApiError::internal("stored return has no version"));
+    }
+    let kinds: Vec<AttachmentKind> =
+        db::returns::attachments::kinds_of_many(conn, municipality_id, std::slice::from_ref(&header.id))?
+            .into_iter()
+            .filter_map(|(_, k)| AttachmentKind::parse("kind", &k).ok())
+            .collect();
+    let period = Period::parse(&header.period)
+        .map_err(|_| ApiError::internal("stored return has an invalid period"))?;
+    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let missing_attachments = history
+        .for_period(&period)
+        .map(|policy| {
+            missing_required(policy, &period, &kinds)
+                .into_iter()
+                .map(|rule| rule.kind.as_str().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(ReturnRecord {
+        header,
+        versions,
+        missing_attachments,
+    })
+}
+
+/// The payor's return `return_id` (404 when it is not this payor's).
+pub(crate) fn record_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    return_id: &str,
+) -> Result<ReturnRecord, ApiError> {
+    let header = db::returns::get(conn, municipality_id, return_id)?
+        .filter(|h| h.payor_id == payor_id)
+        .ok_or(ApiError::NotFound("return"))?;
+    record(conn, municipality_id, header)
+}
+
+/// One return, as its latest version; the read is logged.
+pub fn show(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    return_id: &str,
+) -> Result<ReturnRecord, ApiError> {
+    let reading = reading_for(conn, ctx, payor_id)?;
+    let record = record_of(conn, ctx.municipality_id, payor_id, return_id)?;
+    log_read(conn, ctx, &reading, payor_id, "return", return_id)?;
+    Ok(record)
+}
+
+/// Every version of a return, the original first; each version shown is logged.
+pub fn versions(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    return_id: &str,
+) -> Result<ReturnRecord, ApiError> {
+    let reading = reading_for(conn, ctx, payor_id)?;
+    let record = record_of(conn, ctx.municipality_id, payor_id, return_id)?;
+    for v in &record.versions {
+        let id = format!("{return_id}/versions/{}", v.row.version);
+        log_read(conn, ctx, &reading, payor_id, "return_version", &id)?;
+    }
+    Ok(record)
+}
+
+/// The payor's returns on file, as the obligations count them, and its
+/// granted extensions.
+fn on_file(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> Result<(Vec<FiledReturn>, Vec<GrantedFor>), ApiError> {
+    let returns = db::returns::of_payor(conn, municipality_id, payor_id)?;
+    let ids: Vec<String> = returns.iter().map(|r| r.id.clone()).collect();
+    let versions = db::returns::versions_of_many(conn, municipality_id, &ids)?;
+    let filed = returns
+        .iter()
+        .filter_map(|r| {
+            let first = versions.iter().find(|v| v.return_id == r.id)?;
+            Some(FiledReturn {
+                return_id: r.id.clone(),
+                period: Period::parse(&r.period).ok()?,
+                filed_on: first.filed_on,
+            })
+        })
+        .collect();
+    let granted = db::returns::extensions::of_payor(conn, municipality_id, payor_id)?
+        .into_iter()
+        .filter(|e| e.status == "granted")
+        .filter_map(|e| {
+            Some(GrantedFor {
+                period: Period::parse(&e.period).ok()?,
+                extended_to: e.extended_to?,
+            })
+        })
+        .collect();
+    Ok((filed, granted))
+}
+
+/// Every return the payor owes with a due date in `range`, and its status.
+pub fn payor_obligations(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    range: DueRange,
+    today: NaiveDate,
+) -> Result<Vec<Obligation>, ApiError> {
+    let reading = reading_for(conn, ctx, payor_id)?;
+    let obligations = obligations_of(conn, ctx.municipality_id, payor_id, range, today)?;
+    log_read(conn, ctx, &reading, payor_id, "payor_obligations", payor_id)?;
+    Ok(obligations)
+}
+
+fn obligations_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    range: DueRange,
+    today: NaiveDate,
+) -> Result<Vec<Obligation>, ApiError> {
+    let payor = db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
+    let election = Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
+        .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
+    // Registered from its first establishment's opening, or else the day it
+    // was entered in the registry.
+    let opened_on = db::payors::establishments_of(conn, municipality_id, payor_id)?
+        .iter()
+        .filter_map(|e| e.opened_on)
+        .min()
+        .unwrap_or(payor.created_at.date());
+    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let (filed, granted) = on_file(conn, municipality_id, payor_id)?;
+    obligations(
+        &history,
+        &Registration {
+            opened_on,
+            closed_on: payor.closed_on,
+            election,
+        },
+        OnFile {
+            returns: &filed,
+            extensions: &granted,
+        },
+        range,
+        today,
+    )
+    .map_err(|e| ApiError::from(crate::domain::registry::Invalid(vec![e])))
+}
+
+/// One payor's line in the municipality's view of a period.
+#[derive(Debug, Clone)]
+pub struct PeriodEntry {
+    /// The payor.
+    pub payor_id: String,
+    /// Its legal name (the clerk's view shows whom to chase).
+    pub legal_name: String,
+    /// Its obligation for the period (status, due dates, the return's id).
+    pub obligation: Obligation,
+    /// The return on file, if any.
+    pub record: Option<ReturnRecord>,
+}
+
+/// Every payor's return for `period` in the municipality, filed or not
+/// (`Action::ReviewReturns`), in payor-id order after `after`, at most
+/// `limit`; `status` keeps only those with that status. Each return shown
+/// is logged.
+pub fn for_period(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    period: Period,
+    status: Option<ObligationStatus>,
+    after: Option<&str>,
+    limit: usize,
+    today: NaiveDate,
+) -> Result<Vec<PeriodEntry>, ApiError> {
+    ctx.require(Action::ReviewReturns)?;
+    let payors = db::payors::list(
+        conn,
+        ctx.municipality_id,
+        &db::payors::PayorQuery {
+            after: after.map(str::to_owned),
+            limit: i64::MAX / 2,
+            ..Default::default()
+        },
+    )?;
+    let (_, history) = db::policies::load(conn, ctx.municipality_id)?;
+    let due = crate::domain::quote::due_date_of(&history, &period).ok_or_else(|| {
+        ApiError::Validation(vec![crate::error::FieldError::new(
+            "period",
+            "no_policy_in_force",
+            format!("no policy version of this municipality governs {period}"),
+        )])
+    })?;
+    let range = DueRange { from: due, to: due };
+    let basis = ctx.role_basis();
+    let actor = crate::usecases::payors::Actor::of(ctx)?;
+    let mut entries = Vec::new();
+    for payor in payors {
+        if entries.len() >= limit {
+            break;
+        }
+        let found = obligations_of(conn, ctx.municipality_id, &payor.id, range, today)?
+            .into_iter()
+            .find(|o| o.period == period);
+        let Some(obligation) = found else { continue };
+        if status.is_some_and(|s| s != obligation.status) {
+            continue;
+        }
+        let record = match &obligation.return_id {
+            Some(id) => {
+                let r = record_of(conn, ctx.municipality_id, &payor.id, id)?;
+                db::access_log::record(conn, ctx.municipality_id, &actor.reader(&basis), "return", id)?;
+                Some(r)
+            }
+            None => None,
+        };
+        entries.push(PeriodEntry {
+            payor_id: payor.id,
+            legal_name: payor.legal_name,
+            obligation,
+            record,
+        });
+    }
+    Ok(entries)
+}
