@@ -7,6 +7,9 @@
 //! the tenant, then answers. Nothing here reads confidential payor data, and
 //! nothing is logged: emails, names and secrets stay out of the log.
 
+#[macro_use]
+mod twins;
+
 pub mod api_clients;
 pub mod grants;
 pub mod members;

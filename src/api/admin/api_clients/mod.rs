@@ -12,8 +12,8 @@
 //! Revoking stops the client's existing tokens at their next request.
 //!
 //! The core (request and response types, register/list/revoke over a
-//! [`Tenant`]) is here; the handlers of each tenant kind are in
-//! `municipality` and `zone`.
+//! [`Tenant`]) is here; the handlers of both tenant kinds, twin by twin,
+//! in `routes`.
 
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Utc};
@@ -23,21 +23,19 @@ use utoipa::ToSchema;
 use super::{GrantListParams, Page, utc};
 use crate::{
     api::{
-        caller::{Authorised, InMunicipality, InTenant, InZone, Place},
+        caller::{Authorised, InTenant, Place},
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
     auth::{ApiScope, opaque, parse_scopes, roles::format_scopes},
     db::{self, DbConn, models::ApiClientRow},
-    error::{ApiError, FieldError, Problem},
-    tenancy::{Action, Tenant, ZoneAction},
+    error::{ApiError, FieldError},
+    tenancy::Tenant,
 };
 
-mod municipality;
-mod zone;
+mod routes;
 
-pub use municipality::*;
-pub use zone::*;
+pub use routes::*;
 
 /// A third-party app to register.
 #[derive(Deserialize, ToSchema)]

@@ -17,11 +17,11 @@
 //! record); nobody revokes their own last administrator grant (409,
 //! `accounts::revoke_grant`), so a tenant is never left without one by accident.
 
-mod municipality;
-mod zone;
+mod routes;
+mod types;
 
-pub use municipality::*;
-pub use zone::*;
+pub use routes::*;
+pub use types::*;
 
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
@@ -55,28 +55,42 @@ pub(super) struct Grant<'a> {
     pub password: Option<&'a str>,
 }
 
-/// A grant request body of one kind of tenant.
+impl<'a> Grant<'a> {
+    /// The fields every grant request has.
+    fn new(
+        email: &'a str,
+        display_name: &'a str,
+        role: &'a str,
+        password: Option<&'a str>,
+    ) -> Self {
+        Self {
+            email,
+            display_name,
+            role,
+            password,
+        }
+    }
+}
+
+/// A grant request body of one kind of tenant, and how that tenant shows
+/// the grant made (from the stored grant with its user, `Shown`).
 pub(super) trait GrantBody: Send + 'static {
-    /// How this tenant shows the grant made.
-    type Shape: GrantShape;
+    /// A grant, in this tenant's shape.
+    type Shape: TryFrom<Shown, Error = ApiError>;
+    /// The answer to a grant just made: the grant, and whether its user was created now.
+    type Created: From<(Self::Shape, bool)> + Serialize + Send + 'static;
     /// The request's fields.
     fn ask(&self) -> Grant<'_>;
     /// The payor an operator acts for (municipalities only).
     fn payor_id(&self) -> Option<String>;
 }
 
-/// How one kind of tenant shows a grant, the grant just made and a page.
-pub(super) trait GrantShape: Sized + Send + 'static {
-    /// The body answering a grant just made.
-    type Created: Serialize + Send + 'static;
-    /// The body of a page of grants.
-    type List: Serialize + Send + 'static;
-    /// A stored grant with its user, in this tenant's shape.
-    fn show(shown: Shown) -> Result<Self, ApiError>;
-    /// The answer to a grant just made.
-    fn created(grant: Self, user_created: bool) -> Self::Created;
-    /// A page of grants.
-    fn list(items: Vec<Self>, next_cursor: Option<String>) -> Self::List;
+/// A page of grants of one kind of tenant.
+pub(super) trait GrantPage: Serialize + Send + 'static {
+    /// A grant, in this tenant's shape.
+    type Item: TryFrom<Shown, Error = ApiError>;
+    /// The page of `items`, with the cursor of the next one.
+    fn of(items: Vec<Self::Item>, next_cursor: Option<String>) -> Self;
 }
 
 /// Grant a role in the caller's tenant (`target`); the new grant with its user,
@@ -156,7 +170,10 @@ pub(super) async fn create_in<P: Place, B: GrantBody>(
                     Tenant::Zone(id) => GrantTarget::Zone { id },
                 };
                 let (granted, user_created) = grant(conn, &caller, target, body.ask())?;
-                Ok(B::Shape::created(B::Shape::show(granted)?, user_created))
+                Ok(B::Created::from((
+                    B::Shape::try_from(granted)?,
+                    user_created,
+                )))
             },
         )
         .await?;
@@ -164,17 +181,20 @@ pub(super) async fn create_in<P: Place, B: GrantBody>(
 }
 
 /// A page of the path's tenant's grants, once authorised.
-pub(super) async fn list_in<G: GrantShape, P: Place>(
+pub(super) async fn list_in<P: Place, L: GrantPage>(
     state: &AppState,
     here: InTenant<P>,
     action: P::Action,
     params: Result<ApiQuery<GrantListParams>, ApiError>,
-) -> Result<web::Json<G::List>, ApiError> {
+) -> Result<web::Json<L>, ApiError> {
     here.read_as(state, action, move |Authorised { conn, tenant, .. }| {
         let ApiQuery(params) = params?;
         let (rows, next_cursor) = page_of(conn, tenant, params)?;
-        let items = rows.into_iter().map(G::show).collect::<Result<_, _>>()?;
-        Ok(web::Json(G::list(items, next_cursor)))
+        let items = rows.into_iter().map(L::Item::try_from);
+        Ok(web::Json(L::of(
+            items.collect::<Result<_, _>>()?,
+            next_cursor,
+        )))
     })
     .await
 }
