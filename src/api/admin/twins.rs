@@ -9,15 +9,16 @@
 //! [`InZone`](crate::api::caller::InZone)), the action (the variant of
 //! [`Action`](crate::tenancy::Action) and of
 //! [`ZoneAction`](crate::tenancy::ZoneAction) of one name), and the body: a
-//! call of the tenant-generic core, which authorises, runs the unit of work
-//! and shapes the answer.
+//! call of one of the skeletons of `super` (`create_in`, `list_in`,
+//! `revoke_at`: authorise, run the resource's work in the unit of work, shape
+//! the answer) with the resource's work function.
 
-/// Two thin handlers, a municipality's and a zone's, over one tenant-generic
-/// core `core(&state, here, action, input)`.
+/// Two thin handlers, a municipality's and a zone's, each
+/// `SKELETON(&state, here, action, input, WORK)`.
 ///
 /// ```text
 /// tenant_twins! {
-///     METHOD CORE(INPUT) ACTION, params(MORE_PARAMS, ...);
+///     METHOD SKELETON(INPUT, WORK) ACTION, params(MORE_PARAMS, ...);
 ///     /// The municipality operation's summary and description.
 ///     municipality NAME(INPUT_TYPE) -> OUTPUT, "ROUTE", (UTOIPA_PATH_ARGS);
 ///     /// The zone operation's summary and description.
@@ -30,22 +31,22 @@
 /// scope where the macro is invoked.
 macro_rules! tenant_twins {
     (
-        $method:ident $core:ident($input:ident) $action:ident, params($($param:tt),*);
+        $method:ident $core:ident($input:ident, $work:path) $action:ident, params($($param:tt),*);
         $(#[doc = $m_doc:literal])*
         municipality $m_fn:ident($m_in:ty) -> $m_out:ty, $m_route:literal, ($($m_spec:tt)*);
         $(#[doc = $z_doc:literal])*
         zone $z_fn:ident($z_in:ty) -> $z_out:ty, $z_route:literal, ($($z_spec:tt)*);
     ) => {
         tenant_twins!(@handler [$(#[doc = $m_doc])*] $method $m_route $m_fn InMunicipality
-            MunicipalityPath [crate::tenancy::Action::$action] $core($input: $m_in) -> $m_out
+            MunicipalityPath [crate::tenancy::Action::$action] $core($input: $m_in, $work) -> $m_out
             [$($param),*] ($($m_spec)*));
         tenant_twins!(@handler [$(#[doc = $z_doc])*] $method $z_route $z_fn InZone
-            ZonePath [crate::tenancy::ZoneAction::$action] $core($input: $z_in) -> $z_out
+            ZonePath [crate::tenancy::ZoneAction::$action] $core($input: $z_in, $work) -> $z_out
             [$($param),*] ($($z_spec)*));
     };
     (
         @handler [$($doc:tt)*] $method:ident $route:literal $fn:ident $here:ident
-        $path:ident [$($action:tt)*] $core:ident($input:ident: $in:ty) -> $out:ty
+        $path:ident [$($action:tt)*] $core:ident($input:ident: $in:ty, $work:path) -> $out:ty
         [$($param:tt),*] ($($spec:tt)*)
     ) => {
         $($doc)*
@@ -61,7 +62,7 @@ macro_rules! tenant_twins {
             here: crate::api::caller::$here,
             $input: $in,
         ) -> Result<$out, crate::error::ApiError> {
-            $core(&state, here, $($action)*, $input).await
+            $core(&state, here, $($action)*, $input, $work).await
         }
     };
 }

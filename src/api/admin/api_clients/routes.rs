@@ -3,17 +3,17 @@
 
 use actix_web::{HttpResponse, delete, get, post, web};
 
-use super::{ApiClientList, ApiClientRequest, CreatedApiClient, create_in, list_in, revoke_at};
+use super::{ApiClientList, ApiClientRequest, CreatedApiClient, list_of, register, revoke_in};
 use crate::{
     api::{
-        admin::GrantListParams,
+        admin::{GrantListParams, create_in, list_in, revoke_at},
         extract::{ApiJson, ApiQuery},
     },
     error::{ApiError, Problem},
 };
 
 tenant_twins! {
-    post create_in(body) ManageApiClients, params();
+    post create_in(body, register) ManageApiClients, params();
     /// Register an API client of the municipality; the response shows its secret, once.
     ///
     /// Only the municipality's clerk-treasurer, as a person (an API client may not register
@@ -45,7 +45,7 @@ tenant_twins! {
 }
 
 tenant_twins! {
-    get list_in(params) ManageApiClients, params(GrantListParams);
+    get list_in(params, list_of) ManageApiClients, params(GrantListParams);
     /// List the municipality's API clients (never their secrets).
     ///
     /// Only the municipality's clerk-treasurer, as a person. Revoked clients are listed too; secrets
@@ -73,7 +73,7 @@ tenant_twins! {
 }
 
 tenant_twins! {
-    delete revoke_at(path) ManageApiClients, params(("client" = String, Path, description = "Client id"));
+    delete revoke_at(path, revoke_in) ManageApiClients, params(("client" = String, Path, description = "Client id"));
     /// Revoke an API client of the municipality (idempotent); its tokens stop working.
     ///
     /// Only the municipality's clerk-treasurer, as a person. Tokens already issued to the

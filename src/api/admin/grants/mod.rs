@@ -23,18 +23,13 @@ mod types;
 pub use routes::*;
 pub use types::*;
 
-use actix_web::{HttpResponse, web};
 use serde::Serialize;
 
 use super::{
     GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id,
 };
 use crate::{
-    api::{
-        caller::{Authorised, InTenant, Place},
-        extract::{ApiJson, ApiQuery},
-    },
-    app::AppState,
+    api::caller::Authorised,
     db::{
         self, DbConn,
         grants::{GrantQuery, TenantGrant},
@@ -145,77 +140,48 @@ fn page_of(
     Ok((items, next_cursor))
 }
 
-/// Grant a role in the path's tenant, once authorised: 201 with the grant.
-pub(super) async fn create_in<P: Place, B: GrantBody>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    body: Result<ApiJson<B>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write_as(
-            state,
-            action,
-            move |Authorised {
-                      conn,
-                      tenant,
-                      caller,
-                  }| {
-                let ApiJson(body) = body?;
-                let target = match tenant {
-                    Tenant::Municipality(id) => GrantTarget::Municipality {
-                        id,
-                        payor_id: body.payor_id(),
-                    },
-                    Tenant::Zone(id) => GrantTarget::Zone { id },
-                };
-                let (granted, user_created) = grant(conn, &caller, target, body.ask())?;
-                Ok(B::Created::from((
-                    B::Shape::try_from(granted)?,
-                    user_created,
-                )))
-            },
-        )
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+/// Grant a role in the caller's tenant (the work of `create_in`): the grant
+/// in the tenant's shape, and whether its user was created now.
+pub(super) fn grant_in<B: GrantBody>(
+    Authorised {
+        conn,
+        tenant,
+        caller,
+    }: Authorised<'_>,
+    body: B,
+) -> Result<B::Created, ApiError> {
+    let target = match tenant {
+        Tenant::Municipality(id) => GrantTarget::Municipality {
+            id,
+            payor_id: body.payor_id(),
+        },
+        Tenant::Zone(id) => GrantTarget::Zone { id },
+    };
+    let (granted, user_created) = grant(conn, &caller, target, body.ask())?;
+    Ok(B::Created::from((
+        B::Shape::try_from(granted)?,
+        user_created,
+    )))
 }
 
-/// A page of the path's tenant's grants, once authorised.
-pub(super) async fn list_in<P: Place, L: GrantPage>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    params: Result<ApiQuery<GrantListParams>, ApiError>,
-) -> Result<web::Json<L>, ApiError> {
-    here.read_as(state, action, move |Authorised { conn, tenant, .. }| {
-        let ApiQuery(params) = params?;
-        let (rows, next_cursor) = page_of(conn, tenant, params)?;
-        let items = rows.into_iter().map(L::Item::try_from);
-        Ok(web::Json(L::of(
-            items.collect::<Result<_, _>>()?,
-            next_cursor,
-        )))
-    })
-    .await
+/// A page of the tenant's grants in its shape (the work of `list_in`).
+pub(super) fn page_in<L: GrantPage>(
+    Authorised { conn, tenant, .. }: Authorised<'_>,
+    params: GrantListParams,
+) -> Result<L, ApiError> {
+    let (rows, next_cursor) = page_of(conn, tenant, params)?;
+    let items = rows.into_iter().map(L::Item::try_from);
+    Ok(L::of(items.collect::<Result<_, _>>()?, next_cursor))
 }
 
-/// Revoke a grant of the path's tenant, once authorised: 204.
-pub(super) async fn revoke_at<P: Place>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    path: web::Path<(String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, grant_id) = path.into_inner();
-    here.write_as(
-        state,
-        action,
-        move |Authorised {
-                  conn,
-                  tenant,
-                  caller,
-              }| { accounts::revoke_grant(conn, tenant, &grant_id, caller.user_id()) },
-    )
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
+/// Revoke a grant of the tenant (the work of `revoke_at`).
+pub(super) fn revoke_in(
+    Authorised {
+        conn,
+        tenant,
+        caller,
+    }: Authorised<'_>,
+    grant_id: String,
+) -> Result<(), ApiError> {
+    accounts::revoke_grant(conn, tenant, &grant_id, caller.user_id())
 }

@@ -7,18 +7,18 @@ use actix_web::{HttpResponse, delete, get, post, web};
 
 use super::{
     CreatedMunicipalityGrant, CreatedZoneGrant, GrantRequest, MunicipalityGrantList, ZoneGrantList,
-    ZoneGrantRequest, create_in, list_in, revoke_at,
+    ZoneGrantRequest, grant_in, page_in, revoke_in,
 };
 use crate::{
     api::{
-        admin::GrantListParams,
+        admin::{GrantListParams, create_in, list_in, revoke_at},
         extract::{ApiJson, ApiQuery},
     },
     error::{ApiError, Problem},
 };
 
 tenant_twins! {
-    post create_in(body) ManageUsers, params();
+    post create_in(body, grant_in) ManageUsers, params();
     /// Grant a municipality role to a user (created when the email has no account).
     ///
     /// Only the municipality's clerk-treasurer, as a person. Roles: `clerk_treasurer`,
@@ -54,7 +54,7 @@ tenant_twins! {
 }
 
 tenant_twins! {
-    get list_in(params) ManageUsers, params(GrantListParams);
+    get list_in(params, page_in) ManageUsers, params(GrantListParams);
     /// List the municipality's role grants, active and revoked (filter with `active=true`).
     ///
     /// Only the municipality's clerk-treasurer, as a person. Revoked grants are listed with their
@@ -82,7 +82,7 @@ tenant_twins! {
 }
 
 tenant_twins! {
-    delete revoke_at(path) ManageUsers, params(("grant" = String, Path, description = "Grant id"));
+    delete revoke_at(path, revoke_in) ManageUsers, params(("grant" = String, Path, description = "Grant id"));
     /// Revoke a role grant (idempotent: revoking a revoked grant changes nothing).
     ///
     /// Only the municipality's clerk-treasurer, as a person. A clerk-treasurer may not
