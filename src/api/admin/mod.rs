@@ -10,9 +10,12 @@
 #[macro_use]
 mod twins;
 
+mod answers;
 pub mod api_clients;
 pub mod grants;
 pub mod members;
+
+pub use answers::PageRefused;
 
 use std::collections::HashMap;
 

@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, delete, get, post, web};
 use super::{ApiClientList, ApiClientRequest, CreatedApiClient, list_of, register, revoke_in};
 use crate::{
     api::{
-        admin::{GrantListParams, create_in, list_in, revoke_at},
+        admin::{GrantListParams, PageRefused, create_in, list_in, revoke_at},
         extract::{ApiJson, ApiQuery},
     },
     error::{ApiError, Problem},
@@ -55,7 +55,7 @@ tenant_twins! {
         operation_id = "list_municipality_api_clients",
         responses(
             (status = 200, description = "A page of clients, newest first", body = ApiClientList),
-            (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+            PageRefused
         )
     );
     /// List the zone's API clients (never their secrets).
@@ -67,7 +67,7 @@ tenant_twins! {
         operation_id = "list_zone_api_clients",
         responses(
             (status = 200, description = "A page of clients, newest first", body = ApiClientList),
-            (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+            PageRefused
         )
     );
 }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::{
     api::{
-        admin::{GrantListParams, create_in, list_in, revoke_at},
+        admin::{GrantListParams, PageRefused, create_in, list_in, revoke_at},
         extract::{ApiJson, ApiQuery},
     },
     error::{ApiError, Problem},
@@ -64,7 +64,7 @@ tenant_twins! {
         operation_id = "list_municipality_grants",
         responses(
             (status = 200, description = "A page of grants, newest first", body = MunicipalityGrantList),
-            (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+            PageRefused
         )
     );
     /// List the zone's role grants, active and revoked (filter with `active=true`).
@@ -76,7 +76,7 @@ tenant_twins! {
         operation_id = "list_zone_grants",
         responses(
             (status = 200, description = "A page of grants, newest first", body = ZoneGrantList),
-            (status = 422, description = "`limit` out of range or `cursor` not one this service returned", body = Problem, content_type = "application/problem+json")
+            PageRefused
         )
     );
 }
