@@ -18,43 +18,53 @@
 ///
 /// ```text
 /// tenant_twins! {
-///     METHOD SKELETON(INPUT, WORK) ACTION, params(MORE_PARAMS, ...);
+///     METHOD SKELETON(INPUT, WORK) ACTION, params(MORE_PARAMS, ...),
+///         responses(SHARED_RESPONSES, ...);
 ///     /// The municipality operation's summary and description.
-///     municipality NAME(INPUT_TYPE) -> OUTPUT, "ROUTE", (UTOIPA_PATH_ARGS);
+///     municipality NAME(INPUT_TYPE) -> OUTPUT, "ROUTE", "OPERATION_ID",
+///         request_body = BODY, responses(OWN_RESPONSES, ...);
 ///     /// The zone operation's summary and description.
-///     zone NAME(INPUT_TYPE) -> OUTPUT, "ROUTE", (UTOIPA_PATH_ARGS);
+///     zone NAME(INPUT_TYPE) -> OUTPUT, "ROUTE", "OPERATION_ID",
+///         request_body = BODY, responses(OWN_RESPONSES, ...);
 /// }
 /// ```
 ///
-/// `UTOIPA_PATH_ARGS` are the rest of each `#[utoipa::path]` (operation id,
-/// request body, responses); `METHOD` (`get`, `post`, `delete`) must be in
-/// scope where the macro is invoked.
+/// Each side's responses are the shared ones and its own (both lists, the
+/// request body and the `params` are optional); `METHOD` (`get`, `post`,
+/// `delete`) must be in scope where the macro is invoked.
 macro_rules! tenant_twins {
     (
-        $method:ident $core:ident($input:ident, $work:path) $action:ident, params($($param:tt),*);
+        $method:ident $core:ident($input:ident, $work:path) $action:ident,
+        params($($param:tt),*) $(, responses($($shared:tt),*))?;
         $(#[doc = $m_doc:literal])*
-        municipality $m_fn:ident($m_in:ty) -> $m_out:ty, $m_route:literal, ($($m_spec:tt)*);
+        municipality $m_fn:ident($m_in:ty) -> $m_out:ty, $m_route:literal, $m_op:literal
+        $(, request_body = $m_body:ident)? $(, responses($($m_own:tt),*))?;
         $(#[doc = $z_doc:literal])*
-        zone $z_fn:ident($z_in:ty) -> $z_out:ty, $z_route:literal, ($($z_spec:tt)*);
+        zone $z_fn:ident($z_in:ty) -> $z_out:ty, $z_route:literal, $z_op:literal
+        $(, request_body = $z_body:ident)? $(, responses($($z_own:tt),*))?;
     ) => {
-        tenant_twins!(@handler [$(#[doc = $m_doc])*] $method $m_route $m_fn InMunicipality
+        tenant_twins!(@handler [$(#[doc = $m_doc])*] $method $m_route $m_op $m_fn InMunicipality
             MunicipalityPath [crate::tenancy::Action::$action] $core($input: $m_in, $work) -> $m_out
-            [$($param),*] ($($m_spec)*));
-        tenant_twins!(@handler [$(#[doc = $z_doc])*] $method $z_route $z_fn InZone
+            [$($param),*] [$(request_body = $m_body,)?]
+            [$($($shared,)*)? $($($m_own,)*)?]);
+        tenant_twins!(@handler [$(#[doc = $z_doc])*] $method $z_route $z_op $z_fn InZone
             ZonePath [crate::tenancy::ZoneAction::$action] $core($input: $z_in, $work) -> $z_out
-            [$($param),*] ($($z_spec)*));
+            [$($param),*] [$(request_body = $z_body,)?]
+            [$($($shared,)*)? $($($z_own,)*)?]);
     };
     (
-        @handler [$($doc:tt)*] $method:ident $route:literal $fn:ident $here:ident
+        @handler [$($doc:tt)*] $method:ident $route:literal $op:literal $fn:ident $here:ident
         $path:ident [$($action:tt)*] $core:ident($input:ident: $in:ty, $work:path) -> $out:ty
-        [$($param:tt),*] ($($spec:tt)*)
+        [$($param:tt),*] [$($body:tt)*] [$($response:tt,)*]
     ) => {
         $($doc)*
         #[utoipa::path(
+            operation_id = $op,
             tag = "administration",
             security(("bearer" = [])),
             params(crate::api::params::$path $(, $param)*),
-            $($spec)*
+            $($body)*
+            responses($($response),*)
         )]
         #[$method($route)]
         pub async fn $fn(

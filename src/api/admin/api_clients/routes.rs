@@ -13,20 +13,18 @@ use crate::{
 };
 
 tenant_twins! {
-    post create_in(body, register) ManageApiClients, params();
+    post create_in(body, register) ManageApiClients, params(), responses(
+        (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient)
+    );
     /// Register an API client of the municipality; the response shows its secret, once.
     ///
     /// Only the municipality's clerk-treasurer, as a person (an API client may not register
     /// another). The client is confined to this municipality and the scopes given; the
     /// secret is stored hashed. Not written to the access log (no confidential record).
     municipality create_for_municipality(Result<ApiJson<ApiClientRequest>, ApiError>) -> HttpResponse,
-    "/v1/municipalities/{municipality}/api-clients", (
-        operation_id = "create_municipality_api_client",
-        request_body = ApiClientRequest,
-        responses(
-            (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient),
-            (status = 422, description = "`name` empty or too long, `scopes` empty, or `scopes[i]` unknown; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
-        )
+    "/v1/municipalities/{municipality}/api-clients", "create_municipality_api_client",
+    request_body = ApiClientRequest, responses(
+        (status = 422, description = "`name` empty or too long, `scopes` empty, or `scopes[i]` unknown; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     );
     /// Register an API client of the zone (scopes `policies:read`, `quotes:write` only); the response shows its secret, once.
     ///
@@ -34,62 +32,46 @@ tenant_twins! {
     /// read no confidential record (`policies:read`, `quotes:write`): the zone has no
     /// payors of its own. Not written to the access log.
     zone create_for_zone(Result<ApiJson<ApiClientRequest>, ApiError>) -> HttpResponse,
-    "/v1/zones/{zone}/api-clients", (
-        operation_id = "create_zone_api_client",
-        request_body = ApiClientRequest,
-        responses(
-            (status = 201, description = "Registered; `client_secret` is never shown again", body = CreatedApiClient),
-            (status = 422, description = "`name` empty or too long, `scopes` empty, `scopes[i]` unknown or not a zone scope; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
-        )
+    "/v1/zones/{zone}/api-clients", "create_zone_api_client",
+    request_body = ApiClientRequest, responses(
+        (status = 422, description = "`name` empty or too long, `scopes` empty, `scopes[i]` unknown or not a zone scope; `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     );
 }
 
 tenant_twins! {
-    get list_in(params, list_of) ManageApiClients, params(GrantListParams);
+    get list_in(params, list_of) ManageApiClients, params(GrantListParams), responses(
+        (status = 200, description = "A page of clients, newest first", body = ApiClientList),
+        PageRefused
+    );
     /// List the municipality's API clients (never their secrets).
     ///
     /// Only the municipality's clerk-treasurer, as a person. Revoked clients are listed too; secrets
     /// never are. Not written to the access log.
     municipality list_for_municipality(Result<ApiQuery<GrantListParams>, ApiError>) -> web::Json<ApiClientList>,
-    "/v1/municipalities/{municipality}/api-clients", (
-        operation_id = "list_municipality_api_clients",
-        responses(
-            (status = 200, description = "A page of clients, newest first", body = ApiClientList),
-            PageRefused
-        )
-    );
+    "/v1/municipalities/{municipality}/api-clients", "list_municipality_api_clients";
     /// List the zone's API clients (never their secrets).
     ///
     /// Only the zone's zone_admin, as a person. Revoked clients are listed too; secrets never are. Not
     /// written to the access log.
     zone list_for_zone(Result<ApiQuery<GrantListParams>, ApiError>) -> web::Json<ApiClientList>,
-    "/v1/zones/{zone}/api-clients", (
-        operation_id = "list_zone_api_clients",
-        responses(
-            (status = 200, description = "A page of clients, newest first", body = ApiClientList),
-            PageRefused
-        )
-    );
+    "/v1/zones/{zone}/api-clients", "list_zone_api_clients";
 }
 
 tenant_twins! {
-    delete revoke_at(path, revoke_in) ManageApiClients, params(("client" = String, Path, description = "Client id"));
+    delete revoke_at(path, revoke_in) ManageApiClients,
+    params(("client" = String, Path, description = "Client id")), responses(
+        (status = 204, description = "Revoked (or already revoked)")
+    );
     /// Revoke an API client of the municipality (idempotent); its tokens stop working.
     ///
     /// Only the municipality's clerk-treasurer, as a person. Tokens already issued to the
     /// client are refused from their next request. Not written to the access log.
     municipality revoke_for_municipality(web::Path<(String, String)>) -> HttpResponse,
-    "/v1/municipalities/{municipality}/api-clients/{client}", (
-        operation_id = "revoke_municipality_api_client",
-        responses((status = 204, description = "Revoked (or already revoked)"))
-    );
+    "/v1/municipalities/{municipality}/api-clients/{client}", "revoke_municipality_api_client";
     /// Revoke an API client of the zone (idempotent); its tokens stop working.
     ///
     /// Only the zone's zone_admin, as a person. Tokens already issued to the client are
     /// refused from their next request. Not written to the access log.
     zone revoke_for_zone(web::Path<(String, String)>) -> HttpResponse,
-    "/v1/zones/{zone}/api-clients/{client}", (
-        operation_id = "revoke_zone_api_client",
-        responses((status = 204, description = "Revoked (or already revoked)"))
-    );
+    "/v1/zones/{zone}/api-clients/{client}", "revoke_zone_api_client";
 }

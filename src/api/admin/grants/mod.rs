@@ -42,48 +42,21 @@ use crate::{
 /// A grant with the user holding it, as both tenants' APIs show it.
 pub(super) type Shown = (TenantGrant, GrantUser);
 
-/// What a grant request asks, parsed (both tenants).
-pub(super) struct Grant<'a> {
-    pub email: &'a str,
-    pub display_name: &'a str,
-    pub role: &'a str,
-    pub password: Option<&'a str>,
-}
-
-impl<'a> Grant<'a> {
-    /// The fields every grant request has.
-    fn new(
-        email: &'a str,
-        display_name: &'a str,
-        role: &'a str,
-        password: Option<&'a str>,
-    ) -> Self {
-        Self {
-            email,
-            display_name,
-            role,
-            password,
-        }
-    }
-}
-
 /// A grant request body of one kind of tenant, and how that tenant shows
-/// the grant made (from the stored grant with its user, `Shown`).
+/// the grant made (the municipality's shape, narrowed by `From`).
 pub(super) trait GrantBody: Send + 'static {
     /// A grant, in this tenant's shape.
-    type Shape: TryFrom<Shown, Error = ApiError>;
+    type Shape: From<MunicipalityGrant>;
     /// The answer to a grant just made: the grant, and whether its user was created now.
     type Created: From<(Self::Shape, bool)> + Serialize + Send + 'static;
-    /// The request's fields.
-    fn ask(&self) -> Grant<'_>;
-    /// The payor an operator acts for (municipalities only).
-    fn payor_id(&self) -> Option<String>;
+    /// The request as a municipality's (a zone's has no `payor_id`).
+    fn into_request(self) -> GrantRequest;
 }
 
 /// A page of grants of one kind of tenant.
 pub(super) trait GrantPage: Serialize + Send + 'static {
-    /// A grant, in this tenant's shape.
-    type Item: TryFrom<Shown, Error = ApiError>;
+    /// A grant, in this tenant's shape (the municipality's, narrowed).
+    type Item: From<MunicipalityGrant>;
     /// The page of `items`, with the cursor of the next one.
     fn of(items: Vec<Self::Item>, next_cursor: Option<String>) -> Self;
 }
@@ -94,16 +67,16 @@ fn grant(
     conn: &mut DbConn,
     caller: &Caller,
     target: GrantTarget,
-    ask: Grant<'_>,
+    ask: &GrantRequest,
 ) -> Result<(Shown, bool), ApiError> {
-    let role = parse_role(ask.role)?;
-    let display_name = check_display_name(ask.display_name)?;
+    let role = parse_role(&ask.role)?;
+    let display_name = check_display_name(&ask.display_name)?;
     let tenant = target.tenant();
     let granted = accounts::grant_role(
         conn,
-        ask.email,
+        &ask.email,
         &display_name,
-        ask.password.map(NewPassword::Plain),
+        ask.password.as_deref().map(NewPassword::Plain),
         role,
         &target,
         caller.user_id(),
@@ -150,18 +123,17 @@ pub(super) fn grant_in<B: GrantBody>(
     }: Authorised<'_>,
     body: B,
 ) -> Result<B::Created, ApiError> {
+    let body = body.into_request();
     let target = match tenant {
         Tenant::Municipality(id) => GrantTarget::Municipality {
             id,
-            payor_id: body.payor_id(),
+            payor_id: body.payor_id.clone(),
         },
         Tenant::Zone(id) => GrantTarget::Zone { id },
     };
-    let (granted, user_created) = grant(conn, &caller, target, body.ask())?;
-    Ok(B::Created::from((
-        B::Shape::try_from(granted)?,
-        user_created,
-    )))
+    let (granted, user_created) = grant(conn, &caller, target, &body)?;
+    let shown = MunicipalityGrant::try_from(granted)?;
+    Ok(B::Created::from((shown.into(), user_created)))
 }
 
 /// A page of the tenant's grants in its shape (the work of `list_in`).
@@ -170,7 +142,9 @@ pub(super) fn page_in<L: GrantPage>(
     params: GrantListParams,
 ) -> Result<L, ApiError> {
     let (rows, next_cursor) = page_of(conn, tenant, params)?;
-    let items = rows.into_iter().map(L::Item::try_from);
+    let items = rows
+        .into_iter()
+        .map(|row| MunicipalityGrant::try_from(row).map(L::Item::from));
     Ok(L::of(items.collect::<Result<_, _>>()?, next_cursor))
 }
 

@@ -27,14 +27,11 @@ tenant_twins! {
     /// `marketplace_provider`. An existing account keeps its password (the answer says
     /// whether the user was created). Not written to the access log.
     municipality create(Result<ApiJson<GrantRequest>, ApiError>) -> HttpResponse,
-    "/v1/municipalities/{municipality}/grants", (
-        operation_id = "create_municipality_grant",
-        request_body = GrantRequest,
-        responses(
-            (status = 201, description = "Granted", body = CreatedMunicipalityGrant),
-            (status = 409, description = "The user already holds this role (for an operator: for this payor) here", body = Problem, content_type = "application/problem+json"),
-            (status = 422, description = "A field breaks a rule (`role` not a municipality role, `payor_id` missing or not a payor here, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
-        )
+    "/v1/municipalities/{municipality}/grants", "create_municipality_grant",
+    request_body = GrantRequest, responses(
+        (status = 201, description = "Granted", body = CreatedMunicipalityGrant),
+        (status = 409, description = "The user already holds this role (for an operator: for this payor) here", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (`role` not a municipality role, `payor_id` missing or not a payor here, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     );
     /// Grant a zone role to a user (created when the email has no account).
     ///
@@ -42,70 +39,54 @@ tenant_twins! {
     /// `tourism_entity` or `zone_admin`; none of them sees an operator's confidential data.
     /// An existing account keeps its password. Not written to the access log.
     zone create_for_zone(Result<ApiJson<ZoneGrantRequest>, ApiError>) -> HttpResponse,
-    "/v1/zones/{zone}/grants", (
-        operation_id = "create_zone_grant",
-        request_body = ZoneGrantRequest,
-        responses(
-            (status = 201, description = "Granted", body = CreatedZoneGrant),
-            (status = 409, description = "The user already holds this role in the zone", body = Problem, content_type = "application/problem+json"),
-            (status = 422, description = "A field breaks a rule (`role` not a zone role, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
-        )
+    "/v1/zones/{zone}/grants", "create_zone_grant",
+    request_body = ZoneGrantRequest, responses(
+        (status = 201, description = "Granted", body = CreatedZoneGrant),
+        (status = 409, description = "The user already holds this role in the zone", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (`role` not a zone role, `password` required or too weak, `email` malformed); `errors` names field and rule", body = Problem, content_type = "application/problem+json")
     );
 }
 
 tenant_twins! {
-    get list_in(params, page_in) ManageUsers, params(GrantListParams);
+    get list_in(params, page_in) ManageUsers, params(GrantListParams), responses(PageRefused);
     /// List the municipality's role grants, active and revoked (filter with `active=true`).
     ///
     /// Only the municipality's clerk-treasurer, as a person. Revoked grants are listed with their
     /// revocation time. Not written to the access log.
     municipality list(Result<ApiQuery<GrantListParams>, ApiError>) -> web::Json<MunicipalityGrantList>,
-    "/v1/municipalities/{municipality}/grants", (
-        operation_id = "list_municipality_grants",
-        responses(
-            (status = 200, description = "A page of grants, newest first", body = MunicipalityGrantList),
-            PageRefused
-        )
+    "/v1/municipalities/{municipality}/grants", "list_municipality_grants", responses(
+        (status = 200, description = "A page of grants, newest first", body = MunicipalityGrantList)
     );
     /// List the zone's role grants, active and revoked (filter with `active=true`).
     ///
     /// Only the zone's zone_admin, as a person. Revoked grants are listed with their revocation time.
     /// Not written to the access log.
     zone list_for_zone(Result<ApiQuery<GrantListParams>, ApiError>) -> web::Json<ZoneGrantList>,
-    "/v1/zones/{zone}/grants", (
-        operation_id = "list_zone_grants",
-        responses(
-            (status = 200, description = "A page of grants, newest first", body = ZoneGrantList),
-            PageRefused
-        )
+    "/v1/zones/{zone}/grants", "list_zone_grants", responses(
+        (status = 200, description = "A page of grants, newest first", body = ZoneGrantList)
     );
 }
 
 tenant_twins! {
-    delete revoke_at(path, revoke_in) ManageUsers, params(("grant" = String, Path, description = "Grant id"));
+    delete revoke_at(path, revoke_in) ManageUsers,
+    params(("grant" = String, Path, description = "Grant id")), responses(
+        (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request")
+    );
     /// Revoke a role grant (idempotent: revoking a revoked grant changes nothing).
     ///
     /// Only the municipality's clerk-treasurer, as a person. A clerk-treasurer may not
     /// revoke their own last clerk_treasurer grant here (409), so the municipality always
     /// keeps one. Not written to the access log.
     municipality revoke(web::Path<(String, String)>) -> HttpResponse,
-    "/v1/municipalities/{municipality}/grants/{grant}", (
-        operation_id = "revoke_municipality_grant",
-        responses(
-            (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request"),
-            (status = 409, description = "This is the caller's own last clerk_treasurer grant here", body = Problem, content_type = "application/problem+json")
-        )
+    "/v1/municipalities/{municipality}/grants/{grant}", "revoke_municipality_grant", responses(
+        (status = 409, description = "This is the caller's own last clerk_treasurer grant here", body = Problem, content_type = "application/problem+json")
     );
     /// Revoke a zone role grant (idempotent: revoking a revoked grant changes nothing).
     ///
     /// Only the zone's zone_admin, as a person. A zone admin may not revoke their own last
     /// zone_admin grant in the zone (409). Not written to the access log.
     zone revoke_for_zone(web::Path<(String, String)>) -> HttpResponse,
-    "/v1/zones/{zone}/grants/{grant}", (
-        operation_id = "revoke_zone_grant",
-        responses(
-            (status = 204, description = "Revoked (or already revoked): the user's tokens lose the role at their next request"),
-            (status = 409, description = "This is the caller's own last zone_admin grant in the zone", body = Problem, content_type = "application/problem+json")
-        )
+    "/v1/zones/{zone}/grants/{grant}", "revoke_zone_grant", responses(
+        (status = 409, description = "This is the caller's own last zone_admin grant in the zone", body = Problem, content_type = "application/problem+json")
     );
 }

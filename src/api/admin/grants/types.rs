@@ -3,13 +3,14 @@
 //! `payor_id`), and how the core fills them.
 //!
 //! Contract: a zone's shapes are the municipality's without `payor_id`, so
-//! the core always builds the municipality's shape and converts (`From`).
+//! the core always builds the municipality's shape from the stored grant
+//! (`TryFrom<Shown>`) and converts it to the tenant's (`From`).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{Grant, GrantBody, GrantPage, Shown};
+use super::{GrantBody, GrantPage, Shown};
 use crate::{
     api::admin::{GrantUser, utc},
     auth::Role,
@@ -58,32 +59,28 @@ pub struct ZoneGrantRequest {
 impl GrantBody for GrantRequest {
     type Shape = MunicipalityGrant;
     type Created = CreatedMunicipalityGrant;
-    fn ask(&self) -> Grant<'_> {
-        Grant::new(
-            &self.email,
-            &self.display_name,
-            &self.role,
-            self.password.as_deref(),
-        )
-    }
-    fn payor_id(&self) -> Option<String> {
-        self.payor_id.clone()
+    fn into_request(self) -> GrantRequest {
+        self
     }
 }
 
 impl GrantBody for ZoneGrantRequest {
     type Shape = ZoneGrant;
     type Created = CreatedZoneGrant;
-    fn ask(&self) -> Grant<'_> {
-        Grant::new(
-            &self.email,
-            &self.display_name,
-            &self.role,
-            self.password.as_deref(),
-        )
-    }
-    fn payor_id(&self) -> Option<String> {
-        None
+    fn into_request(self) -> GrantRequest {
+        let ZoneGrantRequest {
+            email,
+            display_name,
+            role,
+            password,
+        } = self;
+        GrantRequest {
+            email,
+            display_name,
+            role,
+            payor_id: None,
+            password,
+        }
     }
 }
 
@@ -144,11 +141,9 @@ pub struct ZoneGrant {
 }
 
 /// The municipality's shape without `payor_id` (a zone role has none).
-impl TryFrom<Shown> for ZoneGrant {
-    type Error = ApiError;
-    fn try_from(shown: Shown) -> Result<Self, ApiError> {
-        let g = MunicipalityGrant::try_from(shown)?;
-        Ok(ZoneGrant {
+impl From<MunicipalityGrant> for ZoneGrant {
+    fn from(g: MunicipalityGrant) -> Self {
+        ZoneGrant {
             id: g.id,
             role: g.role,
             user: g.user,
@@ -156,7 +151,7 @@ impl TryFrom<Shown> for ZoneGrant {
             created_by: g.created_by,
             revoked_at: g.revoked_at,
             active: g.active,
-        })
+        }
     }
 }
 
