@@ -35,6 +35,20 @@ fn refuse(related: bool, reason: String) -> ApiError {
     }
 }
 
+/// Refuse an API client an action only a person may take (`needs_person`),
+/// in either kind of tenant: 403 when related to the tenant, else 404.
+fn refuse_client(
+    caller: &Caller,
+    related: bool,
+    needs_person: bool,
+    what: &str,
+) -> Result<(), ApiError> {
+    if needs_person && !caller.is_person() {
+        return Err(refuse(related, format!("only a person may {what}")));
+    }
+    Ok(())
+}
+
 /// Who is calling.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Subject {
@@ -292,6 +306,14 @@ pub struct DbScope {
 }
 
 impl DbScope {
+    /// A user alone, in no tenant: the user's own grants and disclosures.
+    pub fn user(user_id: &str) -> Self {
+        Self {
+            user_id: Some(user_id.to_owned()),
+            ..Self::default()
+        }
+    }
+
     /// A tenant alone, with no caller (the command line and the demo act for no one).
     pub fn tenant(tenant: Tenant) -> Self {
         Self {
@@ -420,13 +442,12 @@ impl MunicipalityContext {
                 ),
             ));
         }
-        if action.needs_person() && !self.caller.is_person() {
-            return Err(refuse(
-                self.related,
-                format!("only a person may {}", action.describe()),
-            ));
-        }
-        Ok(())
+        refuse_client(
+            &self.caller,
+            self.related,
+            action.needs_person(),
+            action.describe(),
+        )
     }
 
     /// Who may file (and amend, and ask an extension for) this payor's
@@ -485,6 +506,15 @@ pub(crate) mod fixtures {
         }
     }
 
+    /// A clerk-treasurer of the municipality `id`, holding nothing else.
+    pub fn clerk_of(id: i64) -> Caller {
+        user(vec![grant(
+            Role::ClerkTreasurer,
+            Tenant::Municipality(id),
+            None,
+        )])
+    }
+
     /// A grant of `role` in `tenant` (an operator's payor in `payor`).
     pub fn grant(role: Role, tenant: Tenant, payor: Option<&str>) -> GrantRef {
         GrantRef {
@@ -498,16 +528,12 @@ pub(crate) mod fixtures {
 
 #[cfg(test)]
 mod tests {
-    use super::fixtures::{grant, user};
+    use super::fixtures::{clerk_of, grant, user};
     use super::*;
 
     #[test]
     fn clerks_see_all_operators_their_own_others_nothing() {
-        let clerk = user(vec![grant(
-            Role::ClerkTreasurer,
-            Tenant::Municipality(1),
-            None,
-        )]);
+        let clerk = clerk_of(1);
         assert_eq!(
             clerk.in_municipality(1, None).payor_filter(&[]).unwrap().0,
             PayorFilter::All
@@ -591,11 +617,7 @@ mod tests {
 
     #[test]
     fn municipal_scopes_never_open_zone_rows() {
-        let clerk = user(vec![grant(
-            Role::ClerkTreasurer,
-            Tenant::Municipality(1),
-            None,
-        )]);
+        let clerk = clerk_of(1);
         let scope = clerk.in_municipality(1, Some(7)).db_scope();
         assert_eq!(scope.municipality_id, Some(1));
         assert_eq!(

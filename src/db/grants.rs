@@ -83,20 +83,28 @@ impl From<ZoneGrantRow> for TenantGrant {
 
 /// The same query over either grant table: `$g` is the table module, its
 /// tenant column filtered to the tenant's id, `$row` its row type; `$body`
-/// builds on `$query` (boxed, already filtered to the tenant).
+/// builds on `$query` (boxed, already filtered to the tenant). With `@table`,
+/// `$mine` is that tenant filter itself, for statements a boxed query cannot
+/// feed (`diesel::update`).
 macro_rules! in_table {
     ($tenant:expr, |$g:ident, $query:ident, $row:ident| $body:expr) => {
+        in_table!(@table $tenant, |$g, mine, $row| {
+            let $query = $g::table.filter(mine).into_boxed();
+            $body
+        })
+    };
+    (@table $tenant:expr, |$g:ident, $mine:ident, $row:ident| $body:expr) => {
         match $tenant {
             Tenant::Municipality(id) => {
                 use municipality_grants as $g;
                 type $row = MunicipalityGrantRow;
-                let $query = $g::table.filter($g::municipality_id.eq(id)).into_boxed();
+                let $mine = $g::municipality_id.eq(id);
                 $body
             }
             Tenant::Zone(id) => {
                 use zone_grants as $g;
                 type $row = ZoneGrantRow;
-                let $query = $g::table.filter($g::zone_id.eq(id)).into_boxed();
+                let $mine = $g::zone_id.eq(id);
                 $body
             }
         }
@@ -197,29 +205,13 @@ pub fn insert(conn: &mut DbConn, grant: &TenantGrant) -> QueryResult<()> {
 
 /// Revoke a grant; false when it does not exist here or was already revoked.
 pub fn revoke(conn: &mut DbConn, tenant: Tenant, id: &str, at: NaiveDateTime) -> QueryResult<bool> {
-    let updated = match tenant {
-        Tenant::Municipality(m) => {
-            use municipality_grants as g;
-            diesel::update(
-                g::table
-                    .filter(g::municipality_id.eq(m))
-                    .filter(g::id.eq(id))
-                    .filter(g::revoked_at.is_null()),
-            )
-            .set(g::revoked_at.eq(Some(at)))
-            .execute(conn)?
-        }
-        Tenant::Zone(z) => {
-            use zone_grants as g;
-            diesel::update(
-                g::table
-                    .filter(g::zone_id.eq(z))
-                    .filter(g::id.eq(id))
-                    .filter(g::revoked_at.is_null()),
-            )
-            .set(g::revoked_at.eq(Some(at)))
-            .execute(conn)?
-        }
-    };
+    let updated = in_table!(@table tenant, |g, mine, _Row| diesel::update(
+        g::table
+            .filter(mine)
+            .filter(g::id.eq(id))
+            .filter(g::revoked_at.is_null()),
+    )
+    .set(g::revoked_at.eq(Some(at)))
+    .execute(conn))?;
     Ok(updated == 1)
 }

@@ -9,7 +9,7 @@
 //! zone action records the person responsible, so API clients are refused.
 //! Pure: no I/O.
 
-use super::{Caller, DbScope, Tenant, refuse};
+use super::{Caller, DbScope, Tenant, refuse, refuse_client};
 use crate::{auth::Role, error::ApiError};
 
 /// Zone actions; every one needs `zone_admin`.
@@ -79,13 +79,12 @@ impl ZoneContext {
                 format!("only a zone_admin of this zone may {}", action.describe()),
             ));
         }
-        if action.needs_person() && !self.caller.is_person() {
-            return Err(refuse(
-                self.related,
-                format!("only a person may {}", action.describe()),
-            ));
-        }
-        Ok(())
+        refuse_client(
+            &self.caller,
+            self.related,
+            action.needs_person(),
+            action.describe(),
+        )
     }
 
     /// This zone as a tenant.
@@ -103,50 +102,39 @@ impl ZoneContext {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tenancy::fixtures::{grant, user};
+    use crate::tenancy::fixtures::{clerk_of, grant, user};
+
+    /// The status a refusal answers with (`ok` when allowed).
+    fn status_of(answer: Result<(), ApiError>) -> &'static str {
+        match answer {
+            Ok(()) => "ok",
+            Err(ApiError::NotFound(_)) => "404",
+            Err(ApiError::Forbidden(_)) => "403",
+            Err(_) => "other",
+        }
+    }
 
     #[test]
     fn only_zone_admins_administer_the_zone() {
         let admin = user(vec![grant(Role::ZoneAdmin, Tenant::Zone(7), None)]);
-        assert!(
-            admin
-                .in_zone(7, &[1])
-                .require(ZoneAction::ManageUsers)
-                .is_ok()
+        assert_eq!(
+            status_of(admin.in_zone(7, &[1]).require(ZoneAction::ManageUsers)),
+            "ok"
         );
-        assert!(matches!(
-            admin.in_zone(8, &[]).require(ZoneAction::ManageUsers),
-            Err(ApiError::NotFound(_))
-        ));
+        assert_eq!(
+            status_of(admin.in_zone(8, &[]).require(ZoneAction::ManageUsers)),
+            "404"
+        );
         let commission = user(vec![grant(Role::CommissionMember, Tenant::Zone(7), None)]);
-        assert!(matches!(
-            commission
-                .in_zone(7, &[1])
-                .require(ZoneAction::ManageMembership),
-            Err(ApiError::Forbidden(_))
-        ));
-        let member_clerk = user(vec![grant(
-            Role::ClerkTreasurer,
-            Tenant::Municipality(1),
-            None,
-        )]);
-        assert!(matches!(
-            member_clerk
-                .in_zone(7, &[1])
-                .require(ZoneAction::ManageApiClients),
-            Err(ApiError::Forbidden(_))
-        ));
-        let other_clerk = user(vec![grant(
-            Role::ClerkTreasurer,
-            Tenant::Municipality(2),
-            None,
-        )]);
-        assert!(matches!(
-            other_clerk
-                .in_zone(7, &[1])
-                .require(ZoneAction::ManageApiClients),
-            Err(ApiError::NotFound(_))
-        ));
+        let answer = commission
+            .in_zone(7, &[1])
+            .require(ZoneAction::ManageMembership);
+        assert_eq!(status_of(answer), "403");
+        // A member municipality's clerk is related to the zone, another clerk is not.
+        for (clerk, refused) in [(clerk_of(1), "403"), (clerk_of(2), "404")] {
+            let answer = clerk.in_zone(7, &[1]).require(ZoneAction::ManageApiClients);
+            assert_eq!(status_of(answer), refused);
+        }
         let scope = admin.in_zone(7, &[1]).db_scope();
         assert_eq!(scope.zone_id, Some(7));
         assert_eq!(scope.municipality_id, None);

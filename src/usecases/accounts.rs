@@ -310,13 +310,7 @@ pub const NO_ACCESS: &str = "this account holds no active role or disclosure, so
 /// Whether a user holds an active role grant or an unexpired disclosure. Sets
 /// `app.user_id` for row-level security (the caller's own grants only).
 pub fn holds_access(conn: &mut DbConn, user_id: &str) -> Result<bool, ApiError> {
-    db::rls::apply(
-        conn,
-        &DbScope {
-            user_id: Some(user_id.to_owned()),
-            ..DbScope::default()
-        },
-    )?;
+    db::rls::apply(conn, &DbScope::user(user_id))?;
     Ok(db::identity::holds_any_access(
         conn,
         user_id,

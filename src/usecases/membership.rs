@@ -311,9 +311,13 @@ fn load(conn: &mut DbConn, id: &str, side: Side<'_>) -> Result<Invitation, ApiEr
     })
 }
 
+/// The side of an invitation acting on it: the zone that sent it or the
+/// municipality invited (each sees only its own invitations).
 #[derive(Clone, Copy)]
-enum Side<'a> {
+pub enum Side<'a> {
+    /// The zone.
     Zone(&'a ZoneRow),
+    /// The municipality.
     Municipality(&'a MunicipalityRow),
 }
 
@@ -361,52 +365,20 @@ pub fn accept(
     )
 }
 
-/// The invited municipality declines (the invitation stays on record).
-pub fn decline(
-    conn: &mut DbConn,
-    municipality: &MunicipalityRow,
-    id: &str,
-    by: &str,
-    now: NaiveDateTime,
-) -> Result<Invitation, ApiError> {
-    end_pending(
-        conn,
-        Side::Municipality(municipality),
-        id,
-        InvitationStatus::Declined,
-        by,
-        now,
-    )
-}
-
-/// The zone withdraws a pending invitation (it stays on record).
-pub fn withdraw(
-    conn: &mut DbConn,
-    zone: &ZoneRow,
-    id: &str,
-    by: &str,
-    now: NaiveDateTime,
-) -> Result<Invitation, ApiError> {
-    end_pending(
-        conn,
-        Side::Zone(zone),
-        id,
-        InvitationStatus::Withdrawn,
-        by,
-        now,
-    )
-}
-
-/// Answer a pending invitation one side can see with `to`, a status that
-/// changes no membership (declined, withdrawn).
-fn end_pending(
+/// A side ends a pending invitation without a membership: the invited
+/// municipality declines it, the zone withdraws it (it stays on record either
+/// way, as `declined` or `withdrawn`).
+pub fn end_pending(
     conn: &mut DbConn,
     side: Side<'_>,
     id: &str,
-    to: InvitationStatus,
     by: &str,
     now: NaiveDateTime,
 ) -> Result<Invitation, ApiError> {
+    let to = match side {
+        Side::Municipality(_) => InvitationStatus::Declined,
+        Side::Zone(_) => InvitationStatus::Withdrawn,
+    };
     let invitation = load(conn, id, side)?;
     invitation.status()?.answer(to)?;
     answer(conn, invitation, to, by, now, None)

@@ -7,22 +7,98 @@
 //! the tenant, then answers. Nothing here reads confidential payor data, and
 //! nothing is logged: emails, names and secrets stay out of the log.
 
+#[macro_use]
+mod twins;
+
+mod answers;
 pub mod api_clients;
 pub mod grants;
 pub mod members;
 
+pub use answers::PageRefused;
+
 use std::collections::HashMap;
 
+use actix_web::{HttpResponse, web};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::pagination::{TimeCursor, validate_limit};
+use super::{
+    caller::{Authorised, InTenant, Place},
+    extract::{ApiJson, ApiQuery},
+    pagination::{TimeCursor, validate_limit},
+};
 use crate::{
+    app::AppState,
     auth::Role,
     db::{self, DbConn},
     error::ApiError,
 };
+
+/// Create in the path's tenant: authorise `action`, then, in one write unit
+/// of work, `work` on the request body; 201 with what it made.
+pub(crate) async fn create_in<P, B, T, W>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    body: Result<ApiJson<B>, ApiError>,
+    work: W,
+) -> Result<HttpResponse, ApiError>
+where
+    P: Place,
+    B: Send + 'static,
+    T: Serialize + Send + 'static,
+    W: for<'c> FnOnce(Authorised<'c>, B) -> Result<T, ApiError> + Send + 'static,
+{
+    let created = here
+        .write_as(state, action, move |unit| {
+            let ApiJson(body) = body?;
+            work(unit, body)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// A page of the path's tenant: authorise `action`, then, in one read unit of
+/// work, `work` on the paging parameters.
+pub(crate) async fn list_in<P, T, W>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    params: Result<ApiQuery<GrantListParams>, ApiError>,
+    work: W,
+) -> Result<web::Json<T>, ApiError>
+where
+    P: Place,
+    T: Send + 'static,
+    W: for<'c> FnOnce(Authorised<'c>, GrantListParams) -> Result<T, ApiError> + Send + 'static,
+{
+    here.read_as(state, action, move |unit| {
+        let ApiQuery(params) = params?;
+        work(unit, params).map(web::Json)
+    })
+    .await
+}
+
+/// Revoke what the path's last segment names in the path's tenant: authorise
+/// `action`, then, in one write unit of work, `work` on that id; 204.
+pub(crate) async fn revoke_at<P, W>(
+    state: &AppState,
+    here: InTenant<P>,
+    action: P::Action,
+    path: web::Path<(String, String)>,
+    work: W,
+) -> Result<HttpResponse, ApiError>
+where
+    P: Place,
+    W: for<'c> FnOnce(Authorised<'c>, String) -> Result<(), ApiError> + Send + 'static,
+{
+    let (_, id) = path.into_inner();
+    here.write_as(state, action, move |unit| work(unit, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
 
 /// The person a grant or disclosure names.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -12,32 +12,25 @@
 //! Revoking stops the client's existing tokens at their next request.
 //!
 //! The core (request and response types, register/list/revoke over a
-//! [`Tenant`]) is here; the handlers of each tenant kind are in
-//! `municipality` and `zone`.
+//! [`Tenant`]) is here; the handlers of both tenant kinds, twin by twin,
+//! in `routes`.
 
-use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{GrantListParams, Page, utc};
 use crate::{
-    api::{
-        caller::{Authorised, InMunicipality, InTenant, InZone, Place},
-        extract::{ApiJson, ApiQuery},
-    },
-    app::AppState,
+    api::caller::Authorised,
     auth::{ApiScope, opaque, parse_scopes, roles::format_scopes},
-    db::{self, DbConn, models::ApiClientRow},
-    error::{ApiError, FieldError, Problem},
-    tenancy::{Action, Tenant, ZoneAction},
+    db::{self, models::ApiClientRow},
+    error::{ApiError, FieldError},
+    tenancy::Tenant,
 };
 
-mod municipality;
-mod zone;
+mod routes;
 
-pub use municipality::*;
-pub use zone::*;
+pub use routes::*;
 
 /// A third-party app to register.
 #[derive(Deserialize, ToSchema)]
@@ -158,14 +151,18 @@ fn to_api(row: ApiClientRow) -> Result<ApiClient, ApiError> {
     })
 }
 
-/// Register a client of `tenant`, recorded as registered by the person `created_by`.
+/// Register a client of the caller's tenant, recorded as registered by the
+/// caller, who must be a person (the work of `create_in`).
 fn register(
-    conn: &mut DbConn,
-    tenant: Tenant,
-    created_by: &str,
-    body: &ApiClientRequest,
+    Authorised {
+        conn,
+        tenant,
+        caller,
+    }: Authorised<'_>,
+    body: ApiClientRequest,
 ) -> Result<CreatedApiClient, ApiError> {
-    let (name, scopes) = parse_request(body, tenant)?;
+    let created_by = caller.person_id()?;
+    let (name, scopes) = parse_request(&body, tenant)?;
     let (secret, digest) = opaque::try_new_secret().map_err(ApiError::internal)?;
     let row = ApiClientRow {
         id: db::identity::new_id(),
@@ -188,10 +185,9 @@ fn register(
     })
 }
 
-/// A page of the tenant's clients.
+/// A page of the tenant's clients (the work of `list_in`).
 fn list_of(
-    conn: &mut DbConn,
-    tenant: Tenant,
+    Authorised { conn, tenant, .. }: Authorised<'_>,
     params: GrantListParams,
 ) -> Result<ApiClientList, ApiError> {
     let page = Page::parse(params.limit, params.cursor.as_deref())?;
@@ -209,62 +205,13 @@ fn list_of(
     })
 }
 
-/// Revoke a client of the tenant (idempotent); 404 when the tenant has no such client.
-fn revoke_in(conn: &mut DbConn, tenant: Tenant, client_id: &str) -> Result<(), ApiError> {
-    db::api_clients::get(conn, tenant, client_id)?.ok_or(ApiError::NotFound("API client"))?;
-    db::api_clients::revoke(conn, tenant, client_id, db::identity::now())?;
+/// Revoke a client of the tenant (idempotent; the work of `revoke_at`); 404
+/// when the tenant has no such client.
+fn revoke_in(
+    Authorised { conn, tenant, .. }: Authorised<'_>,
+    client_id: String,
+) -> Result<(), ApiError> {
+    db::api_clients::get(conn, tenant, &client_id)?.ok_or(ApiError::NotFound("API client"))?;
+    db::api_clients::revoke(conn, tenant, &client_id, db::identity::now())?;
     Ok(())
-}
-
-/// Register a client in the path's tenant: authorise, parse, 201 with the secret.
-async fn create_in<P: Place>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    body: Result<ApiJson<ApiClientRequest>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write_as(
-            state,
-            action,
-            move |Authorised {
-                      conn,
-                      tenant,
-                      caller,
-                  }| {
-                let ApiJson(body) = body?;
-                register(conn, tenant, caller.person_id()?, &body)
-            },
-        )
-        .await?;
-    Ok(HttpResponse::Created().json(created))
-}
-
-/// A page of the path's tenant's clients, once authorised.
-async fn list_in<P: Place>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    params: Result<ApiQuery<GrantListParams>, ApiError>,
-) -> Result<web::Json<ApiClientList>, ApiError> {
-    here.read_as(state, action, move |Authorised { conn, tenant, .. }| {
-        let ApiQuery(params) = params?;
-        list_of(conn, tenant, params).map(web::Json)
-    })
-    .await
-}
-
-/// Revoke a client of the path's tenant, once authorised: 204.
-async fn revoke_at<P: Place>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    path: web::Path<(String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, client_id) = path.into_inner();
-    here.write_as(state, action, move |Authorised { conn, tenant, .. }| {
-        revoke_in(conn, tenant, &client_id)
-    })
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
 }

@@ -17,24 +17,19 @@
 //! record); nobody revokes their own last administrator grant (409,
 //! `accounts::revoke_grant`), so a tenant is never left without one by accident.
 
-mod municipality;
-mod zone;
+mod routes;
+mod types;
 
-pub use municipality::*;
-pub use zone::*;
+pub use routes::*;
+pub use types::*;
 
-use actix_web::{HttpResponse, web};
 use serde::Serialize;
 
 use super::{
     GrantListParams, GrantUser, Page, check_display_name, parse_role, user_of, users_by_id,
 };
 use crate::{
-    api::{
-        caller::{Authorised, InTenant, Place},
-        extract::{ApiJson, ApiQuery},
-    },
-    app::AppState,
+    api::caller::Authorised,
     db::{
         self, DbConn,
         grants::{GrantQuery, TenantGrant},
@@ -47,36 +42,23 @@ use crate::{
 /// A grant with the user holding it, as both tenants' APIs show it.
 pub(super) type Shown = (TenantGrant, GrantUser);
 
-/// What a grant request asks, parsed (both tenants).
-pub(super) struct Grant<'a> {
-    pub email: &'a str,
-    pub display_name: &'a str,
-    pub role: &'a str,
-    pub password: Option<&'a str>,
-}
-
-/// A grant request body of one kind of tenant.
+/// A grant request body of one kind of tenant, and how that tenant shows
+/// the grant made (the municipality's shape, narrowed by `From`).
 pub(super) trait GrantBody: Send + 'static {
-    /// How this tenant shows the grant made.
-    type Shape: GrantShape;
-    /// The request's fields.
-    fn ask(&self) -> Grant<'_>;
-    /// The payor an operator acts for (municipalities only).
-    fn payor_id(&self) -> Option<String>;
+    /// A grant, in this tenant's shape.
+    type Shape: From<MunicipalityGrant>;
+    /// The answer to a grant just made: the grant, and whether its user was created now.
+    type Created: From<(Self::Shape, bool)> + Serialize + Send + 'static;
+    /// The request as a municipality's (a zone's has no `payor_id`).
+    fn into_request(self) -> GrantRequest;
 }
 
-/// How one kind of tenant shows a grant, the grant just made and a page.
-pub(super) trait GrantShape: Sized + Send + 'static {
-    /// The body answering a grant just made.
-    type Created: Serialize + Send + 'static;
-    /// The body of a page of grants.
-    type List: Serialize + Send + 'static;
-    /// A stored grant with its user, in this tenant's shape.
-    fn show(shown: Shown) -> Result<Self, ApiError>;
-    /// The answer to a grant just made.
-    fn created(grant: Self, user_created: bool) -> Self::Created;
-    /// A page of grants.
-    fn list(items: Vec<Self>, next_cursor: Option<String>) -> Self::List;
+/// A page of grants of one kind of tenant.
+pub(super) trait GrantPage: Serialize + Send + 'static {
+    /// A grant, in this tenant's shape (the municipality's, narrowed).
+    type Item: From<MunicipalityGrant>;
+    /// The page of `items`, with the cursor of the next one.
+    fn of(items: Vec<Self::Item>, next_cursor: Option<String>) -> Self;
 }
 
 /// Grant a role in the caller's tenant (`target`); the new grant with its user,
@@ -85,16 +67,16 @@ fn grant(
     conn: &mut DbConn,
     caller: &Caller,
     target: GrantTarget,
-    ask: Grant<'_>,
+    ask: &GrantRequest,
 ) -> Result<(Shown, bool), ApiError> {
-    let role = parse_role(ask.role)?;
-    let display_name = check_display_name(ask.display_name)?;
+    let role = parse_role(&ask.role)?;
+    let display_name = check_display_name(&ask.display_name)?;
     let tenant = target.tenant();
     let granted = accounts::grant_role(
         conn,
-        ask.email,
+        &ask.email,
         &display_name,
-        ask.password.map(NewPassword::Plain),
+        ask.password.as_deref().map(NewPassword::Plain),
         role,
         &target,
         caller.user_id(),
@@ -131,71 +113,49 @@ fn page_of(
     Ok((items, next_cursor))
 }
 
-/// Grant a role in the path's tenant, once authorised: 201 with the grant.
-pub(super) async fn create_in<P: Place, B: GrantBody>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    body: Result<ApiJson<B>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let created = here
-        .write_as(
-            state,
-            action,
-            move |Authorised {
-                      conn,
-                      tenant,
-                      caller,
-                  }| {
-                let ApiJson(body) = body?;
-                let target = match tenant {
-                    Tenant::Municipality(id) => GrantTarget::Municipality {
-                        id,
-                        payor_id: body.payor_id(),
-                    },
-                    Tenant::Zone(id) => GrantTarget::Zone { id },
-                };
-                let (granted, user_created) = grant(conn, &caller, target, body.ask())?;
-                Ok(B::Shape::created(B::Shape::show(granted)?, user_created))
-            },
-        )
-        .await?;
-    Ok(HttpResponse::Created().json(created))
+/// Grant a role in the caller's tenant (the work of `create_in`): the grant
+/// in the tenant's shape, and whether its user was created now.
+pub(super) fn grant_in<B: GrantBody>(
+    Authorised {
+        conn,
+        tenant,
+        caller,
+    }: Authorised<'_>,
+    body: B,
+) -> Result<B::Created, ApiError> {
+    let body = body.into_request();
+    let target = match tenant {
+        Tenant::Municipality(id) => GrantTarget::Municipality {
+            id,
+            payor_id: body.payor_id.clone(),
+        },
+        Tenant::Zone(id) => GrantTarget::Zone { id },
+    };
+    let (granted, user_created) = grant(conn, &caller, target, &body)?;
+    let shown = MunicipalityGrant::try_from(granted)?;
+    Ok(B::Created::from((shown.into(), user_created)))
 }
 
-/// A page of the path's tenant's grants, once authorised.
-pub(super) async fn list_in<G: GrantShape, P: Place>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    params: Result<ApiQuery<GrantListParams>, ApiError>,
-) -> Result<web::Json<G::List>, ApiError> {
-    here.read_as(state, action, move |Authorised { conn, tenant, .. }| {
-        let ApiQuery(params) = params?;
-        let (rows, next_cursor) = page_of(conn, tenant, params)?;
-        let items = rows.into_iter().map(G::show).collect::<Result<_, _>>()?;
-        Ok(web::Json(G::list(items, next_cursor)))
-    })
-    .await
+/// A page of the tenant's grants in its shape (the work of `list_in`).
+pub(super) fn page_in<L: GrantPage>(
+    Authorised { conn, tenant, .. }: Authorised<'_>,
+    params: GrantListParams,
+) -> Result<L, ApiError> {
+    let (rows, next_cursor) = page_of(conn, tenant, params)?;
+    let items = rows
+        .into_iter()
+        .map(|row| MunicipalityGrant::try_from(row).map(L::Item::from));
+    Ok(L::of(items.collect::<Result<_, _>>()?, next_cursor))
 }
 
-/// Revoke a grant of the path's tenant, once authorised: 204.
-pub(super) async fn revoke_at<P: Place>(
-    state: &AppState,
-    here: InTenant<P>,
-    action: P::Action,
-    path: web::Path<(String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    let (_, grant_id) = path.into_inner();
-    here.write_as(
-        state,
-        action,
-        move |Authorised {
-                  conn,
-                  tenant,
-                  caller,
-              }| { accounts::revoke_grant(conn, tenant, &grant_id, caller.user_id()) },
-    )
-    .await?;
-    Ok(HttpResponse::NoContent().finish())
+/// Revoke a grant of the tenant (the work of `revoke_at`).
+pub(super) fn revoke_in(
+    Authorised {
+        conn,
+        tenant,
+        caller,
+    }: Authorised<'_>,
+    grant_id: String,
+) -> Result<(), ApiError> {
+    accounts::revoke_grant(conn, tenant, &grant_id, caller.user_id())
 }

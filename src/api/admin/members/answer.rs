@@ -5,13 +5,13 @@
 use actix_web::{get, post, web};
 use chrono::Utc;
 
-use super::{ZoneInvitation, ZoneInvitationList};
+use super::{ZoneInvitation, ZoneInvitationList, on_side};
 use crate::{
-    api::caller::{InMunicipality, MunicipalUnit},
+    api::caller::InMunicipality,
     app::AppState,
+    db::{DbConn, Mode, models::MunicipalityRow},
     error::{ApiError, Problem},
-    tenancy::Action,
-    usecases::membership::{self, Invitation},
+    usecases::membership::{self, Invitation, Side},
 };
 
 /// The invitations addressed to the municipality, answered ones included.
@@ -32,30 +32,24 @@ pub async fn list(
     state: web::Data<AppState>,
     at: InMunicipality,
 ) -> Result<web::Json<ZoneInvitationList>, ApiError> {
-    let items = at
-        .read(
-            &state,
-            move |MunicipalUnit {
-                      conn,
-                      ctx,
-                      municipality,
-                  }| {
-                ctx.require(Action::AnswerZoneInvitations)?;
-                membership::invitations_to(conn, &municipality)
-            },
-        )
-        .await?;
+    let items = on_side(&state, at, Mode::Read, |on| {
+        membership::invitations_to(on.conn, &on.row)
+    })
+    .await?;
     Ok(web::Json(items.into()))
 }
 
+/// A municipality's answer to an invitation (`membership::accept`, or
+/// `end_pending`: decline).
 type Answer = fn(
-    &mut crate::db::DbConn,
-    &crate::db::models::MunicipalityRow,
+    &mut DbConn,
+    &MunicipalityRow,
     &str,
     &str,
     chrono::NaiveDateTime,
 ) -> Result<Invitation, ApiError>;
 
+/// Answer the invitation `id` addressed to the path's municipality.
 async fn respond(
     state: web::Data<AppState>,
     at: InMunicipality,
@@ -63,20 +57,10 @@ async fn respond(
     answer: Answer,
 ) -> Result<web::Json<ZoneInvitation>, ApiError> {
     let now = Utc::now().naive_utc();
-    let invitation = at
-        .write(
-            &state,
-            move |MunicipalUnit {
-                      conn,
-                      ctx,
-                      municipality,
-                  }| {
-                ctx.require(Action::AnswerZoneInvitations)?;
-                let by = ctx.caller.actor().to_string();
-                answer(conn, &municipality, &id, &by, now)
-            },
-        )
-        .await?;
+    let invitation = on_side(&state, at, Mode::Write, move |on| {
+        answer(on.conn, &on.row, &id, &on.by, now)
+    })
+    .await?;
     Ok(web::Json(invitation.into()))
 }
 
@@ -132,5 +116,13 @@ pub async fn decline(
     at: InMunicipality,
     path: web::Path<(String, String)>,
 ) -> Result<web::Json<ZoneInvitation>, ApiError> {
-    respond(state, at, path.into_inner().1, membership::decline).await
+    respond(
+        state,
+        at,
+        path.into_inner().1,
+        |conn, municipality, id, by, now| {
+            membership::end_pending(conn, Side::Municipality(municipality), id, by, now)
+        },
+    )
+    .await
 }

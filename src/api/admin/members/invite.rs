@@ -6,16 +6,13 @@ use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::{ZoneInvitation, ZoneInvitationList};
+use super::{ZoneInvitation, ZoneInvitationList, on_side};
 use crate::{
-    api::{
-        caller::{InZone, ZoneUnit},
-        extract::ApiJson,
-    },
+    api::{caller::InZone, extract::ApiJson},
     app::AppState,
+    db::Mode,
     error::{ApiError, Problem},
-    tenancy::ZoneAction,
-    usecases::membership,
+    usecases::membership::{self, Side},
 };
 
 /// An invitation to send.
@@ -57,14 +54,18 @@ pub async fn invite(
     body: Result<ApiJson<InvitationRequest>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let now = Utc::now().naive_utc();
-    let invitation = here
-        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
-            ctx.require(ZoneAction::ManageMembership)?;
-            let ApiJson(body) = body?;
-            let by = ctx.caller.actor().to_string();
-            membership::invite(conn, &zone, &body.municipality, body.joined_on, &by, now)
-        })
-        .await?;
+    let invitation = on_side(&state, here, Mode::Write, move |on| {
+        let ApiJson(body) = body?;
+        membership::invite(
+            on.conn,
+            &on.row,
+            &body.municipality,
+            body.joined_on,
+            &on.by,
+            now,
+        )
+    })
+    .await?;
     Ok(HttpResponse::Created().json(ZoneInvitation::from(invitation)))
 }
 
@@ -86,12 +87,10 @@ pub async fn list(
     state: web::Data<AppState>,
     here: InZone,
 ) -> Result<web::Json<ZoneInvitationList>, ApiError> {
-    let items = here
-        .read(&state, move |ZoneUnit { conn, ctx, zone }| {
-            ctx.require(ZoneAction::ManageMembership)?;
-            membership::invitations_of_zone(conn, &zone)
-        })
-        .await?;
+    let items = on_side(&state, here, Mode::Read, |on| {
+        membership::invitations_of_zone(on.conn, &on.row)
+    })
+    .await?;
     Ok(web::Json(items.into()))
 }
 
@@ -121,12 +120,9 @@ pub async fn withdraw(
 ) -> Result<web::Json<ZoneInvitation>, ApiError> {
     let (_, id) = path.into_inner();
     let now = Utc::now().naive_utc();
-    let invitation = here
-        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
-            ctx.require(ZoneAction::ManageMembership)?;
-            let by = ctx.caller.actor().to_string();
-            membership::withdraw(conn, &zone, &id, &by, now)
-        })
-        .await?;
+    let invitation = on_side(&state, here, Mode::Write, move |on| {
+        membership::end_pending(on.conn, Side::Zone(&on.row), &id, &on.by, now)
+    })
+    .await?;
     Ok(web::Json(invitation.into()))
 }

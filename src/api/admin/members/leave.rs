@@ -6,14 +6,12 @@ use chrono::{NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::on_side;
 use crate::{
-    api::{
-        caller::{InZone, ZoneUnit},
-        extract::ApiJson,
-    },
+    api::{caller::InZone, extract::ApiJson},
     app::AppState,
+    db::Mode,
     error::{ApiError, Problem},
-    tenancy::ZoneAction,
     usecases::membership,
 };
 
@@ -73,15 +71,13 @@ pub async fn leave(
 ) -> Result<web::Json<ZoneMembership>, ApiError> {
     let (_, slug) = path.into_inner();
     let today = Utc::now().date_naive();
-    let (zone_slug, membership, municipality) = here
-        .write(&state, move |ZoneUnit { conn, ctx, zone }| {
-            ctx.require(ZoneAction::ManageMembership)?;
-            let ApiJson(body) = body?;
-            let (membership, municipality) =
-                membership::leave(conn, &zone, &slug, body.left_on, today)?;
-            Ok((zone.slug, membership, municipality))
-        })
-        .await?;
+    let (zone_slug, membership, municipality) = on_side(&state, here, Mode::Write, move |on| {
+        let ApiJson(body) = body?;
+        let (membership, municipality) =
+            membership::leave(on.conn, &on.row, &slug, body.left_on, today)?;
+        Ok((on.row.slug, membership, municipality))
+    })
+    .await?;
     Ok(web::Json(ZoneMembership {
         zone: zone_slug,
         municipality: municipality.slug,

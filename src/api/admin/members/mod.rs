@@ -23,7 +23,94 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::usecases::membership::Invitation;
+use crate::{
+    api::caller::{InTenant, Municipality, Place, Zone, ZoneUnit},
+    app::AppState,
+    db::{
+        DbConn, Mode,
+        models::{MunicipalityRow, ZoneRow},
+    },
+    error::ApiError,
+    tenancy::{Action, ZoneAction},
+    usecases::membership::Invitation,
+};
+
+/// A side of a zone membership: the zone (its admin sends, withdraws and
+/// ends memberships) or the invited municipality (its clerk-treasurer answers).
+pub(super) trait Side: Place {
+    /// The side's tenant row, which the membership use cases take.
+    type Row: Send + 'static;
+    /// Authorise this side's membership action in the unit (404 without a
+    /// relation to the tenant, 403 with one); what the work receives.
+    fn open<'c>(unit: Self::Unit<'c>) -> Result<OnSide<'c, Self::Row>, ApiError>;
+}
+
+/// The unit of work of an authorised side of a membership.
+pub(super) struct OnSide<'c, R> {
+    /// The open transaction.
+    pub conn: &'c mut DbConn,
+    /// The side's tenant.
+    pub row: R,
+    /// Who acts, as recorded on the invitation (`user:` or `client:` id).
+    pub by: String,
+}
+
+impl Side for Zone {
+    type Row = ZoneRow;
+    fn open<'c>(
+        ZoneUnit { conn, ctx, zone }: Self::Unit<'c>,
+    ) -> Result<OnSide<'c, ZoneRow>, ApiError> {
+        ctx.require(ZoneAction::ManageMembership)?;
+        let by = ctx.caller.actor().to_string();
+        Ok(OnSide {
+            conn,
+            row: zone,
+            by,
+        })
+    }
+}
+
+impl Side for Municipality {
+    type Row = MunicipalityRow;
+    fn open<'c>(unit: Self::Unit<'c>) -> Result<OnSide<'c, MunicipalityRow>, ApiError> {
+        unit.ctx.require(Action::AnswerZoneInvitations)?;
+        let by = unit.ctx.caller.actor().to_string();
+        Ok(OnSide {
+            conn: unit.conn,
+            row: unit.municipality,
+            by,
+        })
+    }
+}
+
+/// One unit of work of the path's side (`Mode::Read` or `Mode::Write`),
+/// authorised first; `work` receives the authorised side.
+pub(super) async fn on_side<P: Side, T, W>(
+    state: &AppState,
+    here: InTenant<P>,
+    mode: Mode,
+    work: W,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    W: for<'c> FnOnce(OnSide<'c, P::Row>) -> Result<T, ApiError> + Send + 'static,
+{
+    match mode {
+        Mode::Read => here.read(state, opened::<P, T, W>(work)).await,
+        Mode::Write => here.write(state, opened::<P, T, W>(work)).await,
+    }
+}
+
+/// `work` behind the side's authorisation.
+fn opened<P: Side, T, W>(
+    work: W,
+) -> impl for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static
+where
+    T: Send + 'static,
+    W: for<'c> FnOnce(OnSide<'c, P::Row>) -> Result<T, ApiError> + Send + 'static,
+{
+    move |unit| work(P::open(unit)?)
+}
 
 /// An invitation of a municipality into a zone.
 #[derive(Debug, Serialize, ToSchema)]
