@@ -38,11 +38,9 @@ use crate::{
 /// A side of a zone membership: the zone (its admin sends, withdraws and
 /// ends memberships) or the invited municipality (its clerk-treasurer answers).
 pub(super) trait Side: Place {
-    /// The side's tenant row, which the membership use cases take.
-    type Row: Send + 'static;
     /// Authorise this side's membership action in the unit (404 without a
     /// relation to the tenant, 403 with one); what the work receives.
-    fn open<'c>(unit: Self::Unit<'c>) -> Result<OnSide<'c, Self::Row>, ApiError>;
+    fn open<'c>(unit: Self::Unit<'c>) -> Result<OnSide<'c, <Self as Place>::Row>, ApiError>;
 }
 
 /// The unit of work of an authorised side of a membership.
@@ -56,7 +54,6 @@ pub(super) struct OnSide<'c, R> {
 }
 
 impl Side for Zone {
-    type Row = ZoneRow;
     fn open<'c>(
         ZoneUnit { conn, ctx, zone }: Self::Unit<'c>,
     ) -> Result<OnSide<'c, ZoneRow>, ApiError> {
@@ -71,7 +68,6 @@ impl Side for Zone {
 }
 
 impl Side for Municipality {
-    type Row = MunicipalityRow;
     fn open<'c>(unit: Self::Unit<'c>) -> Result<OnSide<'c, MunicipalityRow>, ApiError> {
         unit.ctx.require(Action::AnswerZoneInvitations)?;
         let by = unit.ctx.caller.actor().to_string();
@@ -93,7 +89,7 @@ pub(super) async fn on_side<P: Side, T, W>(
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    W: for<'c> FnOnce(OnSide<'c, P::Row>) -> Result<T, ApiError> + Send + 'static,
+    W: for<'c> FnOnce(OnSide<'c, <P as Place>::Row>) -> Result<T, ApiError> + Send + 'static,
 {
     match mode {
         Mode::Read => here.read(state, opened::<P, T, W>(work)).await,
@@ -107,7 +103,7 @@ fn opened<P: Side, T, W>(
 ) -> impl for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static
 where
     T: Send + 'static,
-    W: for<'c> FnOnce(OnSide<'c, P::Row>) -> Result<T, ApiError> + Send + 'static,
+    W: for<'c> FnOnce(OnSide<'c, <P as Place>::Row>) -> Result<T, ApiError> + Send + 'static,
 {
     move |unit| work(P::open(unit)?)
 }
