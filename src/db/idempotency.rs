@@ -91,7 +91,11 @@ pub fn release(conn: &mut DbConn, municipality_id: i64, actor: &str, key: &str) 
 }
 
 /// Remove this tenant's keys created before `before` (past retention).
-pub fn expire(conn: &mut DbConn, municipality_id: i64, before: NaiveDateTime) -> QueryResult<usize> {
+pub fn expire(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    before: NaiveDateTime,
+) -> QueryResult<usize> {
     diesel::delete(
         k::table
             .filter(k::municipality_id.eq(municipality_id))

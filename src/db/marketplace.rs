@@ -58,7 +58,11 @@ pub struct ReportQuery {
 }
 
 /// A page of reports, in id order.
-pub fn list(conn: &mut DbConn, municipality_id: i64, q: &ReportQuery) -> QueryResult<Vec<ReportRow>> {
+pub fn list(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    q: &ReportQuery,
+) -> QueryResult<Vec<ReportRow>> {
     let mut query = r::table
         .filter(r::municipality_id.eq(municipality_id))
         .into_boxed();

@@ -378,7 +378,10 @@ impl TestApp {
         let at = chrono::DateTime::parse_from_rfc3339(instant)
             .expect("an RFC 3339 instant")
             .with_timezone(&chrono::Utc);
-        self.clock.as_ref().expect("started with spawn_app_at").set(at);
+        self.clock
+            .as_ref()
+            .expect("started with spawn_app_at")
+            .set(at);
     }
 }
 

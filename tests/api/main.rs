@@ -22,5 +22,6 @@ mod migrations;
 mod openapi;
 mod payors;
 mod quotes;
+mod returns;
 mod rls;
 mod zones;

@@ -119,6 +119,34 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("list_municipality_zone_invitations", CLERK_ONLY_200),
         ("accept_zone_invitation", CLERK_ONLY_404),
         ("decline_zone_invitation", CLERK_ONLY_404),
+        // Returns (confidential). {payor} is the campground, not the Montello
+        // operator's own payor: only the clerk-treasurer and staff reach it;
+        // everyone else learns nothing (404). Return ids exist nowhere.
+        (
+            "list_payor_obligations",
+            [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "file_return",
+            [401, 422, 422, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "get_return",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "amend_return",
+            [401, 422, 422, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "list_return_versions",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        // The clerk's view of a period: staff too; related roles 403, Hayward 404.
+        (
+            "list_period_returns",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
     ])
 }
 
@@ -135,6 +163,9 @@ fn concrete(path: &str) -> String {
     }
     if p.ends_with("/calendar") {
         p.push_str("?year=2026");
+    }
+    if p == "/v1/municipalities/montello/returns" {
+        p.push_str("?period=2026-Q1");
     }
     p
 }

@@ -27,16 +27,19 @@ use crate::{
 
 fn created(slug: &str, body: &TaxReturn) -> HttpResponse {
     HttpResponse::Created()
-        .insert_header((header::LOCATION, return_location(slug, &body.payor_id, &body.id)))
+        .insert_header((
+            header::LOCATION,
+            return_location(slug, &body.payor_id, &body.id),
+        ))
         .insert_header((header::ETAG, etag(body.latest_version)))
         .json(body)
 }
 
 /// File a room-tax return for a payor (quarterly or annual).
 ///
-/// The payor's operator files online for its own payor; the clerk-treasurer or staff
-/// enter a paper return for any payor, giving `received_on` (the postmark or counter
-/// date). The engine computes the tax, the late filing fee when filed after the filing
+/// Whoever files for the payor: its operator, online, for its own payor; the
+/// clerk-treasurer or staff, for any payor, entering a paper return with `received_on`
+/// (the postmark or counter date); anyone else gets 404. The engine computes the tax, the late filing fee when filed after the filing
 /// due date (the municipality's local date counts: a return sent 23:30 on the due
 /// date is on time), interest and forfeiture when the tax (which accompanies the return)
 /// is late; an annual return reconciles the year's quarters and owes only their
@@ -66,20 +69,27 @@ pub async fn file(
     body: Result<ApiJson<ReturnFiling>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
-    let body = body?.0;
     let today = state.clock.today();
     let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            filing::file(conn, &ctx, &payor_id, body, today)
-        })
+        .write(
+            &state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                ctx.return_filer(&payor_id)?;
+                filing::file(conn, &ctx, &municipality.slug, &payor_id, body?.0, today)
+            },
+        )
         .await?;
     Ok(created(&slug, &TaxReturn::latest(&record)))
 }
 
 /// Amend a return: a new version that supersedes the latest (nothing is overwritten).
 ///
-/// Same body as filing, for the same period, with `If-Match` naming the latest
-/// version. The new version is assessed on the original filing's dates (its fee and
+/// Whoever may file for the payor (its operator, the clerk-treasurer, staff). Same body
+/// as filing, for the same period, with `If-Match` naming the latest version. The new version is assessed on the original filing's dates (its fee and
 /// lateness stay); the response shows the difference in tax: an increase is owed from
 /// the original due date, with interest from there; a decrease is a credit. Written to
 /// the access log (`return`, `amend`).
@@ -112,11 +122,12 @@ pub async fn amend(
     body: Result<ApiJson<ReturnFiling>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id, return_id) = path.into_inner();
-    let body = body?.0;
     let today = state.clock.today();
     let record = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            // Authorise, then judge the body, then `If-Match` (as payor writes do).
             ctx.return_filer(&payor_id)?;
+            let body = body?.0;
             let precondition = if_match.required()?;
             filing::amend_return(conn, &ctx, &payor_id, &return_id, precondition, body, today)
         })

@@ -21,7 +21,8 @@ use crate::{
         obligations::{DueRange, ObligationStatus},
     },
     error::{ApiError, Problem},
-    usecases::returns::reading,
+    tenancy::Action,
+    usecases::{self, returns::reading},
 };
 
 /// The range of due dates asked.
@@ -41,7 +42,7 @@ pub struct ObligationParams {
 
 /// Every return the payor owes with a due date in the range, and its status.
 ///
-/// Who may read the payor's returns (its operator, the clerk-treasurer, staff, a
+/// Whoever may read the payor's returns (its operator, the clerk-treasurer, staff, a
 /// disclosure grantee for it). Statuses: `filed`, `filed_late`, `missing` (due date
 /// passed, none on file), `not_yet_due`, `extended` (an extension granted and its date
 /// not passed). Written to the access log (`payor_obligations`, `read`).
@@ -63,19 +64,20 @@ pub async fn obligations(
     params: Result<ApiQuery<ObligationParams>, ApiError>,
 ) -> Result<web::Json<ObligationList>, ApiError> {
     let (_, payor_id) = path.into_inner();
-    let params = params?.0;
     let today = state.clock.today();
-    let year = today.format("%Y").to_string().parse::<i32>().unwrap_or(2026);
-    let range = DueRange {
-        from: params
-            .from
-            .unwrap_or_else(|| NaiveDate::from_ymd_opt(year, 1, 1).expect("1 January")),
-        to: params
-            .to
-            .unwrap_or_else(|| NaiveDate::from_ymd_opt(year, 12, 31).expect("31 December")),
-    };
     let items = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            usecases::returns::reading_for(conn, &ctx, &payor_id)?;
+            let params = params?.0;
+            let year = chrono::Datelike::year(&today);
+            let range = DueRange {
+                from: params
+                    .from
+                    .unwrap_or_else(|| NaiveDate::from_ymd_opt(year, 1, 1).expect("1 January")),
+                to: params
+                    .to
+                    .unwrap_or_else(|| NaiveDate::from_ymd_opt(year, 12, 31).expect("31 December")),
+            };
             reading::payor_obligations(conn, &ctx, &payor_id, range, today)
         })
         .await?;
@@ -102,8 +104,7 @@ pub struct PeriodParams {
     pub cursor: Option<String>,
 }
 
-const CSV_HEADER: &str =
-    "payor_id,legal_name,period,due_date,filing_due_date,status,return_id,filed_on,tax,amount_due,missing_attachments\r\n";
+const CSV_HEADER: &str = "payor_id,legal_name,period,due_date,filing_due_date,status,return_id,filed_on,tax,amount_due,missing_attachments\r\n";
 
 /// One CSV field, quoted when it must be (RFC 4180), and never read by a
 /// spreadsheet as a formula (a leading `=`, `+`, `-`, `@` is prefixed with `'`).
@@ -165,13 +166,14 @@ pub async fn for_period(
     here: InMunicipality,
     params: Result<ApiQuery<PeriodParams>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let params = params?.0;
-    let limit = validate_limit(params.limit)?;
-    let after = params.cursor.as_deref().map(KeyCursor::parse).transpose()?;
     let today = state.clock.today();
-    let entries = here
+    let (entries, limit) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            reading::for_period(
+            ctx.require(Action::ReviewReturns)?;
+            let params = params?.0;
+            let limit = validate_limit(params.limit)?;
+            let after = params.cursor.as_deref().map(KeyCursor::parse).transpose()?;
+            let entries = reading::for_period(
                 conn,
                 &ctx,
                 params.period,
@@ -179,7 +181,8 @@ pub async fn for_period(
                 after.as_ref().map(|c| c.0.as_str()),
                 limit as usize,
                 today,
-            )
+            )?;
+            Ok((entries, limit))
         })
         .await?;
     let items: Vec<PeriodReturn> = entries.into_iter().map(Into::into).collect();

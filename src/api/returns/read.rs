@@ -19,8 +19,8 @@ use crate::{
 
 /// One return, as its latest version (each read is written to the access log).
 ///
-/// The payor's operator, the clerk-treasurer, staff, or a disclosure grantee for the
-/// payor; anyone else gets 404. The `ETag` names the latest version (an amendment's
+/// Whoever may read the payor: its operator, the clerk-treasurer, staff, or a
+/// disclosure grantee for the payor; anyone else gets 404. The `ETag` names the latest version (an amendment's
 /// `If-Match`). Written to the access log (`return`, `read`).
 #[utoipa::path(
     operation_id = "get_return",
@@ -52,7 +52,7 @@ pub async fn show(
 
 /// Every version of a return, the original first (each is written to the access log).
 ///
-/// Who may read the return may read its versions: nothing filed is ever overwritten.
+/// Whoever may read the return may read its versions: nothing filed is ever overwritten.
 /// Written to the access log (`return_version`, `read`, one entry per version).
 #[utoipa::path(
     operation_id = "list_return_versions",

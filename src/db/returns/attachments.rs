@@ -14,7 +14,7 @@ type MetaColumns = (
     a::content_type,
     a::size_bytes,
     a::sha256,
-        a::uploaded_by,
+    a::uploaded_by,
     a::uploaded_at,
 );
 
@@ -26,7 +26,7 @@ const META: MetaColumns = (
     a::content_type,
     a::size_bytes,
     a::sha256,
-        a::uploaded_by,
+    a::uploaded_by,
     a::uploaded_at,
 );
 

@@ -110,6 +110,9 @@ pub fn versions_of_many(
     return_versions::table
         .filter(return_versions::municipality_id.eq(municipality_id))
         .filter(return_versions::return_id.eq_any(return_ids))
-        .order((return_versions::return_id.asc(), return_versions::version.asc()))
+        .order((
+            return_versions::return_id.asc(),
+            return_versions::version.asc(),
+        ))
         .load(conn)
 }

@@ -19,9 +19,15 @@
 
 use chrono::{NaiveDate, Utc};
 
-use super::{PayorTerms, ReturnRecord, StoredFiling, VersionRecord, previous_year_tax, stored::StoredAssessment};
+use super::{
+    PayorTerms, ReturnRecord, StoredFiling, VersionRecord, previous_year_tax,
+    stored::StoredAssessment,
+};
 use crate::{
-    db::{self, DbConn, returns::{ReturnRow, VersionRow}},
+    db::{
+        self, DbConn,
+        returns::{ReturnRow, VersionRow},
+    },
     domain::{
         DomainError, Period,
         registry::Invalid,
@@ -93,7 +99,8 @@ fn parse(
         .map_err(domain)?;
     let filing = body.parse(policy, terms.election)?;
     if let Some(list) = filing.establishments() {
-        let own = db::payors::establishments_of(conn, terms.payor.municipality_id, &terms.payor.id)?;
+        let own =
+            db::payors::establishments_of(conn, terms.payor.municipality_id, &terms.payor.id)?;
         let faults: Vec<FieldError> = list
             .iter()
             .enumerate()
@@ -120,10 +127,12 @@ fn extension_for(
     payor_id: &str,
     period: &Period,
 ) -> Result<Option<NaiveDate>, ApiError> {
-    Ok(db::returns::extensions::of_payor(conn, municipality_id, payor_id)?
-        .into_iter()
-        .find(|e| e.status == "granted" && e.period == period.to_string())
-        .and_then(|e| e.extended_to))
+    Ok(
+        db::returns::extensions::of_payor(conn, municipality_id, payor_id)?
+            .into_iter()
+            .find(|e| e.status == "granted" && e.period == period.to_string())
+            .and_then(|e| e.extended_to),
+    )
 }
 
 /// What a new version stores.
@@ -140,7 +149,11 @@ struct NewVersion<'a> {
     amount_due: crate::domain::Money,
 }
 
-fn insert_version(conn: &mut DbConn, ctx: &MunicipalityContext, v: NewVersion<'_>) -> Result<(), ApiError> {
+fn insert_version(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    v: NewVersion<'_>,
+) -> Result<(), ApiError> {
     let row = VersionRow {
         municipality_id: ctx.municipality_id,
         return_id: v.return_id.to_owned(),
@@ -161,9 +174,10 @@ fn insert_version(conn: &mut DbConn, ctx: &MunicipalityContext, v: NewVersion<'_
         created_at: Utc::now().naive_utc(),
     };
     db::returns::insert_version(conn, &row).map_err(|e| match e {
-        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _) => {
-            ApiError::PreconditionFailed
-        }
+        diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        ) => ApiError::PreconditionFailed,
         e => e.into(),
     })
 }
@@ -194,6 +208,7 @@ fn receipts_of(filing: &Filing) -> Receipts {
 pub fn file(
     conn: &mut DbConn,
     ctx: &MunicipalityContext,
+    slug: &str,
     payor_id: &str,
     body: ReturnFiling,
     today: NaiveDate,
@@ -211,7 +226,7 @@ pub fn file(
             "period",
             "return_already_filed",
             format!(
-                "a return for {period} is already on file; amend it with POST /v1/municipalities/{{municipality}}/payors/{payor_id}/returns/{}/amendments",
+                "a return for {period} is already on file; amend it with POST /v1/municipalities/{slug}/payors/{payor_id}/returns/{}/amendments",
                 existing.id
             ),
         )));
@@ -222,17 +237,32 @@ pub fn file(
         extended_to: extension_for(conn, ctx.municipality_id, payor_id, &period)?,
     };
     let previous = previous_year_tax(conn, ctx.municipality_id, payor_id, &period)?;
-    let assessment = assess(&terms.history, &filing, &timing, previous, &terms.zone).map_err(domain)?;
+    let assessment =
+        assess(&terms.history, &filing, &timing, previous, &terms.zone).map_err(domain)?;
     let header = ReturnRow {
         municipality_id: ctx.municipality_id,
         id: db::identity::new_id(),
         payor_id: payor_id.to_owned(),
         period: period.to_string(),
-        kind: if period.is_quarter() { "quarterly" } else { "annual" }.to_owned(),
+        kind: if period.is_quarter() {
+            "quarterly"
+        } else {
+            "annual"
+        }
+        .to_owned(),
         created_at: Utc::now().naive_utc(),
     };
     db::returns::insert(conn, &header)?;
-    let reconciliation = reconcile_annual(conn, ctx, &terms, &filing, &assessment, &header.id, entered_as, filed_on)?;
+    let reconciliation = reconcile_annual(
+        conn,
+        ctx,
+        &terms,
+        &filing,
+        &assessment,
+        &header.id,
+        entered_as,
+        filed_on,
+    )?;
     let amount_due = reconciliation
         .as_ref()
         .map(|r| r.amount_due)
@@ -280,7 +310,10 @@ pub fn amend_return(
         return Err(invalid(
             "period",
             "not_the_returns_period",
-            format!("this return is for {}; an amendment states the same period", current.header.period),
+            format!(
+                "this return is for {}; an amendment states the same period",
+                current.header.period
+            ),
         ));
     }
     let received_on = body.received_on;
@@ -296,10 +329,29 @@ pub fn amend_return(
         &terms.zone,
     )
     .map_err(domain)?;
-    let difference = amend(&terms.history, previous_assessment, &assessment, amended_on, None).map_err(domain)?;
-    let reconciliation = reconcile_annual(conn, ctx, &terms, &filing, &assessment, return_id, entered_as, amended_on)?;
+    let difference = amend(
+        &terms.history,
+        previous_assessment,
+        &assessment,
+        amended_on,
+        None,
+    )
+    .map_err(domain)?;
+    let reconciliation = reconcile_annual(
+        conn,
+        ctx,
+        &terms,
+        &filing,
+        &assessment,
+        return_id,
+        entered_as,
+        amended_on,
+    )?;
     let amount_due = difference.amount_due
-        + reconciliation.as_ref().map(|r| r.amount_due - r.annual.amount_due).unwrap_or_default();
+        + reconciliation
+            .as_ref()
+            .map(|r| r.amount_due - r.annual.amount_due)
+            .unwrap_or_default();
     insert_version(
         conn,
         ctx,
@@ -343,9 +395,12 @@ fn reconcile_annual(
     let mut on_file = Vec::new();
     let mut records: Vec<ReturnRecord> = Vec::new();
     for q in quarters {
-        if let Some(header) =
-            db::returns::of_payor_period(conn, ctx.municipality_id, &terms.payor.id, &q.to_string())?
-        {
+        if let Some(header) = db::returns::of_payor_period(
+            conn,
+            ctx.municipality_id,
+            &terms.payor.id,
+            &q.to_string(),
+        )? {
             let record = super::reading::record(conn, ctx.municipality_id, header)?;
             let latest = &record.latest().assessed.assessment;
             on_file.push(QuarterOnFile {
@@ -364,7 +419,10 @@ fn reconcile_annual(
         let Some(adjustment) = &quarter.adjustment else {
             continue;
         };
-        let Some(record) = records.iter().find(|r| r.header.period == quarter.period.to_string()) else {
+        let Some(record) = records
+            .iter()
+            .find(|r| r.header.period == quarter.period.to_string())
+        else {
             continue;
         };
         let latest: &VersionRecord = record.latest();
@@ -374,9 +432,16 @@ fn reconcile_annual(
             gross_receipts: quarter.stated_gross_receipts,
             exempt_receipts: quarter.stated_exempt_receipts,
         };
-        let previous = previous_year_tax(conn, ctx.municipality_id, &terms.payor.id, &quarter.period)?;
-        let assessment = assess_receipts(&terms.history, &receipts, &original.timing(), previous, &terms.zone)
-            .map_err(domain)?;
+        let previous =
+            previous_year_tax(conn, ctx.municipality_id, &terms.payor.id, &quarter.period)?;
+        let assessment = assess_receipts(
+            &terms.history,
+            &receipts,
+            &original.timing(),
+            previous,
+            &terms.zone,
+        )
+        .map_err(domain)?;
         let mut details = latest.filing.clone();
         details.from_annual_return = Some(annual_id.to_owned());
         if quarter.stated_exempt_receipts != latest.assessed.assessment.exempt_receipts {

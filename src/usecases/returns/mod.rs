@@ -29,11 +29,7 @@ pub use stored::{ReturnRecord, StoredFiling, VersionRecord};
 
 use crate::{
     db::{self, DbConn, models::PayorRow},
-    domain::{
-        Money, Period, PolicyHistory,
-        registry::Election,
-        zone_membership::Stint,
-    },
+    domain::{Money, Period, PolicyHistory, registry::Election, zone_membership::Stint},
     error::ApiError,
     tenancy::MunicipalityContext,
     usecases::payors::{Actor, Reading},
@@ -55,10 +51,11 @@ impl PayorTerms {
         municipality_id: i64,
         payor_id: &str,
     ) -> Result<Self, ApiError> {
-        let payor = db::payors::get(conn, municipality_id, payor_id)?
-            .ok_or(ApiError::NotFound("payor"))?;
-        let election = Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
-            .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
+        let payor =
+            db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
+        let election =
+            Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
+                .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
         let (_, history) = db::policies::load(conn, municipality_id)?;
         let zone = crate::usecases::membership::stints_of(conn, municipality_id)?;
         Ok(Self {
@@ -81,7 +78,10 @@ pub(crate) fn previous_year_tax(
     period: &Period,
 ) -> Result<Option<Money>, ApiError> {
     let year = period.last_day().format("%Y").to_string();
-    let previous: i32 = year.parse::<i32>().map_err(|_| ApiError::internal("year"))? - 1;
+    let previous: i32 = year
+        .parse::<i32>()
+        .map_err(|_| ApiError::internal("year"))?
+        - 1;
     let periods: Vec<String> = Period::quarters_of_year(previous)
         .iter()
         .map(|p| p.to_string())
@@ -97,7 +97,7 @@ pub(crate) fn previous_year_tax(
     let versions = db::returns::versions_of_many(conn, municipality_id, &ids)?;
     let mut total = 0i64;
     for id in &ids {
-        if let Some(latest) = versions.iter().filter(|v| &v.return_id == id).last() {
+        if let Some(latest) = versions.iter().rfind(|v| &v.return_id == id) {
             total += latest.tax_cents;
         }
     }
@@ -106,7 +106,7 @@ pub(crate) fn previous_year_tax(
 
 /// Who may read this payor's returns, resolved in the unit of work (404 when
 /// the caller may read none of them; API clients never).
-pub(crate) fn reading_for(
+pub fn reading_for(
     conn: &mut DbConn,
     ctx: &MunicipalityContext,
     payor_id: &str,

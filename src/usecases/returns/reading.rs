@@ -11,7 +11,7 @@ use crate::{
         Period,
         attachment::{AttachmentKind, missing_required},
         obligations::{
-            DueRange, FiledReturn, GrantedFor, OnFile, Obligation, ObligationStatus, Registration,
+            DueRange, FiledReturn, GrantedFor, Obligation, ObligationStatus, OnFile, Registration,
             obligations,
         },
         registry::Election,
@@ -33,11 +33,14 @@ pub(crate) fn record(
     if versions.is_empty() {
         return Err(ApiError::internal("stored return has no version"));
     }
-    let kinds: Vec<AttachmentKind> =
-        db::returns::attachments::kinds_of_many(conn, municipality_id, std::slice::from_ref(&header.id))?
-            .into_iter()
-            .filter_map(|(_, k)| AttachmentKind::parse("kind", &k).ok())
-            .collect();
+    let kinds: Vec<AttachmentKind> = db::returns::attachments::kinds_of_many(
+        conn,
+        municipality_id,
+        std::slice::from_ref(&header.id),
+    )?
+    .into_iter()
+    .filter_map(|(_, k)| AttachmentKind::parse("kind", &k).ok())
+    .collect();
     let period = Period::parse(&header.period)
         .map_err(|_| ApiError::internal("stored return has an invalid period"))?;
     let (_, history) = db::policies::load(conn, municipality_id)?;
@@ -154,7 +157,8 @@ fn obligations_of(
     range: DueRange,
     today: NaiveDate,
 ) -> Result<Vec<Obligation>, ApiError> {
-    let payor = db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
+    let payor =
+        db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
     let election = Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
         .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
     // Registered from its first establishment's opening, or else the day it
@@ -245,7 +249,13 @@ pub fn for_period(
         let record = match &obligation.return_id {
             Some(id) => {
                 let r = record_of(conn, ctx.municipality_id, &payor.id, id)?;
-                db::access_log::record(conn, ctx.municipality_id, &actor.reader(&basis), "return", id)?;
+                db::access_log::record(
+                    conn,
+                    ctx.municipality_id,
+                    &actor.reader(&basis),
+                    "return",
+                    id,
+                )?;
                 Some(r)
             }
             None => None,

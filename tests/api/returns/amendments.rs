@@ -19,7 +19,10 @@ async fn filed(app: &TestApp, token: &str) -> (String, String) {
     assert_eq!(res.status(), 201);
     let etag = res.headers()["etag"].to_str().unwrap().to_owned();
     let body: Value = res.json().await.unwrap();
-    (format!("{}/{}", returns_of(MOTEL), body["id"].as_str().unwrap()), etag)
+    (
+        format!("{}/{}", returns_of(MOTEL), body["id"].as_str().unwrap()),
+        etag,
+    )
 }
 
 #[actix_web::test]
@@ -44,7 +47,11 @@ async fn an_amendment_up_owes_the_difference_with_interest_from_the_original_due
     assert_eq!(body["due_date"], "2026-04-30");
 
     // Both versions stay readable, the original first.
-    let res = app.call(Method::GET, &format!("{path}/versions")).bearer(&token).send().await;
+    let res = app
+        .call(Method::GET, &format!("{path}/versions"))
+        .bearer(&token)
+        .send()
+        .await;
     assert_eq!(res.status(), 200);
     let versions: Value = res.json().await.unwrap();
     let items = versions["items"].as_array().unwrap();
@@ -82,7 +89,12 @@ async fn an_amendment_needs_the_current_version() {
     let (path, etag) = filed(&app, &token).await;
     let amend = format!("{path}/amendments");
     let body = filing("2026-Q1", "10100.00", "500.00");
-    let res = app.call(Method::POST, &amend).bearer(&token).json(body.clone()).send().await;
+    let res = app
+        .call(Method::POST, &amend)
+        .bearer(&token)
+        .json(body.clone())
+        .send()
+        .await;
     assert_problem(res, 428, "precondition-required", None).await;
     let res = app
         .call(Method::POST, &amend)
@@ -102,11 +114,7 @@ async fn an_amendment_needs_the_current_version() {
         .await;
     assert_problem(res, 412, "precondition-failed", None).await;
     // The period of an amendment is the return's own.
-    let res = app
-        .call(Method::GET, &path)
-        .bearer(&token)
-        .send()
-        .await;
+    let res = app.call(Method::GET, &path).bearer(&token).send().await;
     let etag = res.headers()["etag"].to_str().unwrap().to_owned();
     let res = app
         .call(Method::POST, &amend)

@@ -16,7 +16,10 @@ async fn an_operator_files_on_time_at_half_past_eleven_at_night_on_the_due_date(
     assert_eq!(res.status(), 201);
     let location = res.headers()["location"].to_str().unwrap().to_owned();
     let body: Value = res.json().await.unwrap();
-    assert_eq!(location, format!("{}/{}", returns_of(MOTEL), body["id"].as_str().unwrap()));
+    assert_eq!(
+        location,
+        format!("{}/{}", returns_of(MOTEL), body["id"].as_str().unwrap())
+    );
     assert_eq!(body["period"], "2026-Q1");
     assert_eq!(body["kind"], "quarterly");
     assert_eq!(body["version"], 1);
@@ -29,7 +32,12 @@ async fn an_operator_files_on_time_at_half_past_eleven_at_night_on_the_due_date(
     assert_eq!(body["late_filing_fee"], "0.00");
     assert_eq!(body["amount_due"], "427.50");
     assert_eq!(body["policy_version"], "2020-01-01");
-    let codes: Vec<&str> = body["lines"].as_array().unwrap().iter().map(|l| l["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> = body["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["code"].as_str().unwrap())
+        .collect();
     assert!(codes.contains(&"tax"), "{codes:?}");
 
     // It reads back the same, and the read is in the access log.
@@ -81,8 +89,15 @@ async fn filing_the_same_period_twice_points_at_the_amendments() {
     let first: Value = res.json().await.unwrap();
     let res = file(&app, &token, MOTEL, filing("2026-Q1", "200.00", "0.00")).await;
     let problem = assert_problem(res, 409, "conflict", Some("period")).await;
-    let amend = format!("{}/{}/amendments", returns_of(MOTEL), first["id"].as_str().unwrap());
-    assert!(problem["detail"].as_str().unwrap().contains(&amend), "{problem}");
+    let amend = format!(
+        "{}/{}/amendments",
+        returns_of(MOTEL),
+        first["id"].as_str().unwrap()
+    );
+    assert!(
+        problem["detail"].as_str().unwrap().contains(&amend),
+        "{problem}"
+    );
 }
 
 #[actix_web::test]
@@ -98,7 +113,10 @@ async fn a_filing_is_refused_with_every_fault_named() {
     let res = file(&app, &token, MOTEL, body).await;
     let problem = assert_problem(res, 422, "validation-failed", Some("attested")).await;
     for field in ["exemptions[0].code", "signer.name"] {
-        assert!(crate::helpers::check::rule_of(&problem, field).is_some(), "{field}: {problem}");
+        assert!(
+            crate::helpers::check::rule_of(&problem, field).is_some(),
+            "{field}: {problem}"
+        );
     }
     // Nothing was stored: the period can still be filed.
     let res = file(&app, &token, MOTEL, filing("2026-Q1", "100.00", "0.00")).await;
@@ -145,7 +163,10 @@ async fn only_the_payor_and_its_municipality_see_or_file_its_returns() {
     let res = file(&app, &op, CAMPGROUND, filing("2026-Q1", "1.00", "0.00")).await;
     assert_problem(res, 404, "not-found", None).await;
     let res = file(&app, &op, MOTEL, filing("2026-Q1", "1.00", "0.00")).await;
-    let id = res.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    let id = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let path = format!("{}/{id}", returns_of(MOTEL));
     for who in [
         "commission@marquette-county.demo",

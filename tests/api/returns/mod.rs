@@ -42,7 +42,12 @@ pub(super) fn filing(period: &str, gross: &str, federal_exempt: &str) -> Value {
 }
 
 /// File `body` for `payor` as `token`.
-pub(super) async fn file(app: &TestApp, token: &str, payor: &str, body: Value) -> reqwest::Response {
+pub(super) async fn file(
+    app: &TestApp,
+    token: &str,
+    payor: &str,
+    body: Value,
+) -> reqwest::Response {
     app.call(Method::POST, &returns_of(payor))
         .bearer(token)
         .json(body)
