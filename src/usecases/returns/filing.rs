@@ -41,6 +41,37 @@ use crate::{
     usecases::payors::{Actor, Precondition},
 };
 
+/// Who records a filing: the tenant, the actor (`user:ID`), and whose hand
+/// (the operator's own, or staff for it). The API builds it from the
+/// authorised context; the demo names its demo users.
+#[derive(Debug, Clone)]
+pub struct Filer {
+    /// The municipality.
+    pub municipality_id: i64,
+    /// Its slug (for the paths problems point at).
+    pub slug: String,
+    /// The actor recorded on the version.
+    pub entered_by: String,
+    /// Operator or staff.
+    pub entered_as: EnteredAs,
+}
+
+impl Filer {
+    /// The caller of `ctx`, authorised to file for `payor_id` (404 otherwise).
+    pub fn authorised(
+        ctx: &MunicipalityContext,
+        slug: &str,
+        payor_id: &str,
+    ) -> Result<Self, ApiError> {
+        Ok(Self {
+            municipality_id: ctx.municipality_id,
+            slug: slug.to_owned(),
+            entered_by: ctx.caller.actor().to_string(),
+            entered_as: ctx.return_filer(payor_id)?,
+        })
+    }
+}
+
 fn invalid(field: &str, rule: &str, message: impl Into<String>) -> ApiError {
     ApiError::Validation(vec![FieldError::new(field, rule, message.into())])
 }
@@ -149,19 +180,15 @@ struct NewVersion<'a> {
     amount_due: crate::domain::Money,
 }
 
-fn insert_version(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    v: NewVersion<'_>,
-) -> Result<(), ApiError> {
+fn insert_version(conn: &mut DbConn, filer: &Filer, v: NewVersion<'_>) -> Result<(), ApiError> {
     let row = VersionRow {
-        municipality_id: ctx.municipality_id,
+        municipality_id: filer.municipality_id,
         return_id: v.return_id.to_owned(),
         version: v.version,
         source: v.source.to_owned(),
         filed_on: v.filed_on,
         received_on: v.received_on,
-        entered_by: ctx.caller.actor().to_string(),
+        entered_by: filer.entered_by.clone(),
         entered_as: v.entered_as.to_owned(),
         gross_receipts_cents: v.receipts.gross_receipts.cents(),
         exempt_receipts_cents: v.receipts.exempt_receipts.cents(),
@@ -213,14 +240,30 @@ pub fn file(
     body: ReturnFiling,
     today: NaiveDate,
 ) -> Result<ReturnRecord, ApiError> {
-    let entered_as = ctx.return_filer(payor_id)?;
-    let terms = PayorTerms::load(conn, ctx.municipality_id, payor_id)?;
+    let filer = Filer::authorised(ctx, slug, payor_id)?;
+    let record = record_filing(conn, &filer, payor_id, body, today)?;
+    Actor::of(ctx)?.log_write(conn, ctx, "return", &record.header.id, "create")?;
+    Ok(record)
+}
+
+/// [`file`] once authorised, without the access log (the demo files this way).
+pub fn record_filing(
+    conn: &mut DbConn,
+    filer: &Filer,
+    payor_id: &str,
+    body: ReturnFiling,
+    today: NaiveDate,
+) -> Result<ReturnRecord, ApiError> {
+    let entered_as = filer.entered_as;
+    let municipality_id = filer.municipality_id;
+    let slug = filer.slug.as_str();
+    let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     let received_on = body.received_on;
     let filed_on = filing_date(entered_as, received_on, today)?;
     let filing = parse(conn, &terms, body, filed_on)?;
     let period = filing.period();
     if let Some(existing) =
-        db::returns::of_payor_period(conn, ctx.municipality_id, payor_id, &period.to_string())?
+        db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?
     {
         return Err(ApiError::RuleConflict(FieldError::new(
             "period",
@@ -234,13 +277,13 @@ pub fn file(
     let timing = Timing {
         filed_on,
         paid_on: None,
-        extended_to: extension_for(conn, ctx.municipality_id, payor_id, &period)?,
+        extended_to: extension_for(conn, municipality_id, payor_id, &period)?,
     };
-    let previous = previous_year_tax(conn, ctx.municipality_id, payor_id, &period)?;
+    let previous = previous_year_tax(conn, municipality_id, payor_id, &period)?;
     let assessment =
         assess(&terms.history, &filing, &timing, previous, &terms.zone).map_err(domain)?;
     let header = ReturnRow {
-        municipality_id: ctx.municipality_id,
+        municipality_id: municipality_id,
         id: db::identity::new_id(),
         payor_id: payor_id.to_owned(),
         period: period.to_string(),
@@ -255,7 +298,7 @@ pub fn file(
     db::returns::insert(conn, &header)?;
     let reconciliation = reconcile_annual(
         conn,
-        ctx,
+        filer,
         &terms,
         &filing,
         &assessment,
@@ -269,7 +312,7 @@ pub fn file(
         .unwrap_or(assessment.amount_due);
     insert_version(
         conn,
-        ctx,
+        filer,
         NewVersion {
             return_id: &header.id,
             version: 1,
@@ -287,8 +330,7 @@ pub fn file(
             amount_due,
         },
     )?;
-    Actor::of(ctx)?.log_write(conn, ctx, "return", &header.id, "create")?;
-    super::reading::record(conn, ctx.municipality_id, header)
+    super::reading::record(conn, municipality_id, header)
 }
 
 /// Amend a return: a new version, judged against `precondition`.
@@ -301,9 +343,26 @@ pub fn amend_return(
     body: ReturnFiling,
     today: NaiveDate,
 ) -> Result<ReturnRecord, ApiError> {
-    let entered_as = ctx.return_filer(payor_id)?;
-    let terms = PayorTerms::load(conn, ctx.municipality_id, payor_id)?;
-    let current = super::reading::record_of(conn, ctx.municipality_id, payor_id, return_id)?;
+    let filer = Filer::authorised(ctx, "", payor_id)?;
+    let record = record_amendment(conn, &filer, payor_id, return_id, precondition, body, today)?;
+    Actor::of(ctx)?.log_write(conn, ctx, "return", return_id, "amend")?;
+    Ok(record)
+}
+
+/// [`amend_return`] once authorised, without the access log (the demo amends this way).
+pub fn record_amendment(
+    conn: &mut DbConn,
+    filer: &Filer,
+    payor_id: &str,
+    return_id: &str,
+    precondition: Precondition,
+    body: ReturnFiling,
+    today: NaiveDate,
+) -> Result<ReturnRecord, ApiError> {
+    let entered_as = filer.entered_as;
+    let municipality_id = filer.municipality_id;
+    let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
+    let current = super::reading::record_of(conn, municipality_id, payor_id, return_id)?;
     let latest = current.latest();
     precondition.check(latest.row.version)?;
     if body.period.to_string() != current.header.period {
@@ -320,7 +379,7 @@ pub fn amend_return(
     let amended_on = filing_date(entered_as, received_on, today)?;
     let filing = parse(conn, &terms, body, amended_on)?;
     let previous_assessment = &latest.assessed.assessment;
-    let previous = previous_year_tax(conn, ctx.municipality_id, payor_id, &filing.period())?;
+    let previous = previous_year_tax(conn, municipality_id, payor_id, &filing.period())?;
     let assessment = assess(
         &terms.history,
         &filing,
@@ -339,7 +398,7 @@ pub fn amend_return(
     .map_err(domain)?;
     let reconciliation = reconcile_annual(
         conn,
-        ctx,
+        filer,
         &terms,
         &filing,
         &assessment,
@@ -354,7 +413,7 @@ pub fn amend_return(
             .unwrap_or_default();
     insert_version(
         conn,
-        ctx,
+        filer,
         NewVersion {
             return_id,
             version: latest.row.version + 1,
@@ -372,8 +431,7 @@ pub fn amend_return(
             amount_due,
         },
     )?;
-    Actor::of(ctx)?.log_write(conn, ctx, "return", return_id, "amend")?;
-    super::reading::record(conn, ctx.municipality_id, current.header)
+    super::reading::record(conn, municipality_id, current.header)
 }
 
 /// For an annual filing: reconcile with the quarters on file and record each
@@ -381,7 +439,7 @@ pub fn amend_return(
 #[allow(clippy::too_many_arguments)]
 fn reconcile_annual(
     conn: &mut DbConn,
-    ctx: &MunicipalityContext,
+    filer: &Filer,
     terms: &PayorTerms,
     filing: &Filing,
     annual: &Assessment,
@@ -397,11 +455,11 @@ fn reconcile_annual(
     for q in quarters {
         if let Some(header) = db::returns::of_payor_period(
             conn,
-            ctx.municipality_id,
+            filer.municipality_id,
             &terms.payor.id,
             &q.to_string(),
         )? {
-            let record = super::reading::record(conn, ctx.municipality_id, header)?;
+            let record = super::reading::record(conn, filer.municipality_id, header)?;
             let latest = &record.latest().assessed.assessment;
             on_file.push(QuarterOnFile {
                 period: q,
@@ -432,8 +490,12 @@ fn reconcile_annual(
             gross_receipts: quarter.stated_gross_receipts,
             exempt_receipts: quarter.stated_exempt_receipts,
         };
-        let previous =
-            previous_year_tax(conn, ctx.municipality_id, &terms.payor.id, &quarter.period)?;
+        let previous = previous_year_tax(
+            conn,
+            filer.municipality_id,
+            &terms.payor.id,
+            &quarter.period,
+        )?;
         let assessment = assess_receipts(
             &terms.history,
             &receipts,
@@ -450,7 +512,7 @@ fn reconcile_annual(
         }
         insert_version(
             conn,
-            ctx,
+            filer,
             NewVersion {
                 return_id: &record.header.id,
                 version: latest.row.version + 1,

@@ -12,7 +12,9 @@
 //!   forfeiture none (paid within 30 days); amount due 427.50 + 4.28 + 25.00 = 456.78.
 
 mod amendments;
+mod annual;
 mod filing;
+mod obligations;
 
 use reqwest::Method;
 use serde_json::{Value, json};
