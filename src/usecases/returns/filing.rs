@@ -283,7 +283,7 @@ pub fn record_filing(
     let assessment =
         assess(&terms.history, &filing, &timing, previous, &terms.zone).map_err(domain)?;
     let header = ReturnRow {
-        municipality_id: municipality_id,
+        municipality_id,
         id: db::identity::new_id(),
         payor_id: payor_id.to_owned(),
         period: period.to_string(),
