@@ -396,7 +396,7 @@ fn add_policy(
         (None, None) => return Err("give --file FILE or --preset NAME".into()),
     };
     let mut conn = open(settings)?;
-    let today = chrono::Utc::now().date_naive();
+    let today = crate::domain::clock::local_date(chrono::Utc::now());
     let effective_from = policy.effective_from;
     crate::db::in_transaction(&mut conn, |conn| {
         let muni = crate::db::municipalities::require(conn, municipality)?;

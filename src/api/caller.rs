@@ -24,7 +24,7 @@ use std::{
 };
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header, web};
-use chrono::{NaiveDate, Utc};
+use chrono::NaiveDate;
 
 use crate::{
     app::AppState,
@@ -412,7 +412,7 @@ impl<P: Place> InTenant<P> {
         F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,
     {
         let Self { caller, slug, .. } = self;
-        let today = Utc::now().date_naive();
+        let today = state.clock.today();
         state
             .db
             .run_in(mode, move |conn| {

@@ -61,7 +61,7 @@ fn assemble(
     conn: &mut db::DbConn,
 ) -> Result<Vec<Municipality>, ApiError> {
     let ids: Vec<i64> = rows.iter().map(|m| m.id).collect();
-    let today = Utc::now().date_naive();
+    let today = crate::domain::clock::local_date(Utc::now());
     let mut zones: HashMap<i64, MunicipalityZone> =
         db::municipalities::memberships_on(conn, &ids, today)?
             .into_iter()

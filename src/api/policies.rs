@@ -103,7 +103,7 @@ pub async fn current(
     state: web::Data<AppState>,
     at: PublicMunicipality,
 ) -> Result<web::Json<PolicyVersion>, ApiError> {
-    let today = Utc::now().date_naive();
+    let today = state.clock.today();
     at.read(&state, move |conn, muni| {
         let (stored, _) = db::policies::load(conn, muni.id)?;
         stored
@@ -141,7 +141,7 @@ pub async fn create(
     at: InMunicipality,
     body: Result<ApiJson<Policy>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let today = Utc::now().date_naive();
+    let today = state.clock.today();
     let slug = at.slug().to_owned();
     let version = at
         .write_for(

@@ -490,3 +490,33 @@ async fn rates_above_eight_percent_need_the_1994_exception() {
     .await;
     assert_eq!(q["tax"], "9.00");
 }
+
+/// "Today" is the municipality's local date everywhere, not only for returns:
+/// at 22:00 on 30 April in Chicago (03:00 UTC on 1 May) April is still
+/// running, so a policy version effective from 1 April is still forward;
+/// at 01:00 on 1 May in Chicago it no longer is.
+#[actix_web::test]
+async fn the_forward_only_rule_counts_the_local_date() {
+    let app = crate::helpers::spawn_demo_app_at("2026-05-01T03:00:00Z").await;
+    let clerk = app.token("clerk@hayward.demo").await;
+    let current: Value = app
+        .get("/v1/municipalities/hayward/policies/current")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut april = current["policy"].clone();
+    april["effective_from"] = json!("2026-04-01");
+    let send = |body: Value| {
+        app.call(reqwest::Method::POST, "/v1/municipalities/hayward/policies")
+            .bearer(&clerk)
+            .json(body)
+            .send()
+    };
+    let res = send(april.clone()).await;
+    assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
+    app.set_now("2026-05-01T06:00:00Z");
+    april["effective_from"] = json!("2026-04-15");
+    let res = send(april).await;
+    assert_eq!(res.status(), 422);
+}

@@ -58,7 +58,8 @@ pub use requests::{
 };
 pub use responses::{Establishment, Payor, PayorList, PayorSummary};
 
-/// The service's date, which `status` and the election's policy are judged on.
+/// The service's date, which `status` and the election's policy are judged on:
+/// the municipality's local date (America/Chicago), never the UTC date.
 fn today() -> chrono::NaiveDate {
-    chrono::Utc::now().date_naive()
+    crate::domain::clock::local_date(chrono::Utc::now())
 }

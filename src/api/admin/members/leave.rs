@@ -2,7 +2,7 @@
 //! a member's last day in the zone.
 
 use actix_web::{post, web};
-use chrono::{NaiveDate, Utc};
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -70,7 +70,7 @@ pub async fn leave(
     body: Result<ApiJson<LeaveRequest>, ApiError>,
 ) -> Result<web::Json<ZoneMembership>, ApiError> {
     let (_, slug) = path.into_inner();
-    let today = Utc::now().date_naive();
+    let today = state.clock.today();
     let (zone_slug, membership, municipality) = on_side(&state, here, Mode::Write, move |on| {
         let ApiJson(body) = body?;
         let (membership, municipality) =
