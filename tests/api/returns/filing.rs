@@ -190,3 +190,64 @@ async fn only_the_payor_and_its_municipality_see_or_file_its_returns() {
     let res = app.call(Method::GET, &path).send().await;
     assert_eq!(res.status(), 401);
 }
+
+#[actix_web::test]
+async fn every_read_and_write_of_a_return_is_in_the_access_log() {
+    let app = spawn_demo_app_at("2026-04-10T15:00:00Z").await;
+    let op = app.token(OPERATOR).await;
+    let res = file(&app, &op, MOTEL, filing("2026-Q1", "100.00", "0.00")).await;
+    let id = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let path = format!("{}/{id}", returns_of(MOTEL));
+    assert_eq!(
+        app.call(Method::GET, &path)
+            .bearer(&op)
+            .send()
+            .await
+            .status(),
+        200
+    );
+    let clerk = app.token(CLERK).await;
+    let res = app
+        .call(Method::GET, &format!("{path}/versions"))
+        .bearer(&clerk)
+        .send()
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = app
+        .call(
+            Method::GET,
+            "/v1/municipalities/montello/access-log?limit=200",
+        )
+        .bearer(&clerk)
+        .send()
+        .await;
+    let log: Value = res.json().await.unwrap();
+    let entries: Vec<(String, String, String, String)> = log["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap().to_owned();
+            (s("record_type"), s("record_id"), s("action"), s("basis"))
+        })
+        .collect();
+    let has = |t: &str, r: &str, a: &str, b: &str| {
+        entries
+            .iter()
+            .any(|e| e.0 == t && e.1 == r && e.2 == a && e.3 == b)
+    };
+    assert!(has("return", &id, "create", "operator"), "{entries:?}");
+    assert!(has("return", &id, "read", "operator"), "{entries:?}");
+    assert!(
+        has(
+            "return_version",
+            &format!("{id}/versions/1"),
+            "read",
+            "clerk_treasurer"
+        ),
+        "{entries:?}"
+    );
+}
