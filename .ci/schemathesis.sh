@@ -106,9 +106,13 @@ run_pass() {
     --warnings off "$@"
 }
 
+# Both tokens before any pass: the clerk's stateful pass may revoke the demo grants
+# (list grants -> revoke), after which the operator could no longer sign in.
+clerk_token="$(token_of clerk@montello.demo)"
+operator_token="$(token_of operator@montello.demo)"
 run_pass anonymous
-run_pass clerk-treasurer -H "Authorization: Bearer $(token_of clerk@montello.demo)"
-run_pass operator -H "Authorization: Bearer $(token_of operator@montello.demo)"
+run_pass clerk-treasurer -H "Authorization: Bearer $clerk_token"
+run_pass operator -H "Authorization: Bearer $operator_token"
 if grep -q "panicked" "$WORK/serve.err"; then
   grep -m5 "panicked" "$WORK/serve.err"; echo "the server panicked during the run"; exit 1
 fi
