@@ -106,13 +106,12 @@ run_pass() {
     --warnings off "$@"
 }
 
-# Both tokens before any pass: the clerk's stateful pass may revoke the demo grants
-# (list grants -> revoke), after which the operator could no longer sign in.
-clerk_token="$(token_of clerk@montello.demo)"
-operator_token="$(token_of operator@montello.demo)"
+# The operator before the clerk-treasurer: the clerk's stateful pass may revoke the
+# demo grants (list grants -> revoke), after which the operator could not sign in
+# (403) and its pass would run without a token.
 run_pass anonymous
-run_pass clerk-treasurer -H "Authorization: Bearer $clerk_token"
-run_pass operator -H "Authorization: Bearer $operator_token"
+run_pass operator -H "Authorization: Bearer $(token_of operator@montello.demo)"
+run_pass clerk-treasurer -H "Authorization: Bearer $(token_of clerk@montello.demo)"
 if grep -q "panicked" "$WORK/serve.err"; then
   grep -m5 "panicked" "$WORK/serve.err"; echo "the server panicked during the run"; exit 1
 fi
