@@ -36,30 +36,161 @@ use crate::{
 /// A one-page PDF standing in for a scanned state sales-tax return.
 const SALES_TAX_RETURN_PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
 
-/// One demo filing: period, gross, federal exemption, filed (or received) on.
+/// One demo filing: period, gross, federal exemption, filed (or received) on
+/// as (year, month, day), and what follows it.
 struct Filed {
     period: &'static str,
     gross: &'static str,
     exempt: &'static str,
-    on: NaiveDate,
+    on: (i32, u32, u32),
+    then: Then,
+}
+
+/// What the demo does after a filing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Then {
+    /// Nothing.
+    Nothing,
+    /// Amend it to this gross on this day.
+    AmendTo(&'static str, (i32, u32, u32)),
+    /// Attach the state sales-tax return (Hayward).
+    AttachSalesTaxReturn,
+}
+
+const fn f(
+    period: &'static str,
+    gross: &'static str,
+    exempt: &'static str,
+    on: (i32, u32, u32),
+    then: Then,
+) -> Filed {
+    Filed {
+        period,
+        gross,
+        exempt,
+        on,
+        then,
+    }
+}
+
+/// An annual return: the receipts it states by quarter (gross, exempt), and
+/// the day it is filed.
+struct Annual {
+    quarters: [(&'static str, &'static str); 4],
+    on: (i32, u32, u32),
+}
+
+/// One demo payor's year: where, as whom, what.
+struct Year {
+    municipality: &'static str,
+    payor: &'static str,
+    filer: &'static str,
+    entered_as: EnteredAs,
+    returns: &'static [Filed],
+    /// An annual return's receipts by quarter (gross, exempt), filed on a day.
+    annual: Option<Annual>,
+}
+
+use Then::{AmendTo, AttachSalesTaxReturn, Nothing};
+
+const YEARS: [Year; 3] = [
+    Year {
+        municipality: "montello",
+        payor: MONTELLO_MOTEL_ID,
+        filer: "operator@montello.demo",
+        entered_as: EnteredAs::Operator,
+        returns: &[
+            f("2025-Q1", "18400.00", "400.00", (2025, 4, 28), Nothing),
+            // Four days late: the fee and a month of interest.
+            f("2025-Q2", "31250.00", "0.00", (2025, 8, 4), Nothing),
+            f(
+                "2025-Q3",
+                "35000.00",
+                "0.00",
+                (2025, 10, 30),
+                AmendTo("36000.00", (2025, 11, 20)),
+            ),
+            f("2025-Q4", "12000.00", "0.00", (2026, 1, 29), Nothing),
+        ],
+        // Q3 as amended, and 100.00 more in Q4 than its return said.
+        annual: Some(Annual {
+            quarters: [
+                ("18400.00", "400.00"),
+                ("31250.00", "0.00"),
+                ("36000.00", "0.00"),
+                ("12100.00", "0.00"),
+            ],
+            on: (2026, 3, 20),
+        }),
+    },
+    Year {
+        municipality: "montello",
+        payor: MONTELLO_CAMPGROUND_ID,
+        filer: "staff@montello.demo",
+        entered_as: EnteredAs::Staff,
+        // Paper returns by their postmark dates; no Q4.
+        returns: &[
+            f("2025-Q1", "5000.00", "0.00", (2025, 4, 30), Nothing),
+            f("2025-Q2", "22000.00", "0.00", (2025, 7, 29), Nothing),
+            f("2025-Q3", "19500.00", "0.00", (2025, 10, 31), Nothing),
+        ],
+        annual: None,
+    },
+    Year {
+        municipality: "hayward",
+        payor: HAYWARD_LODGE_ID,
+        filer: "operator@hayward.demo",
+        entered_as: EnteredAs::Operator,
+        // Q4 without the state sales-tax return: incomplete.
+        returns: &[
+            f(
+                "2025-Q1",
+                "40000.00",
+                "0.00",
+                (2025, 4, 25),
+                AttachSalesTaxReturn,
+            ),
+            f(
+                "2025-Q2",
+                "52000.00",
+                "0.00",
+                (2025, 7, 30),
+                AttachSalesTaxReturn,
+            ),
+            f(
+                "2025-Q3",
+                "61000.00",
+                "0.00",
+                (2025, 10, 29),
+                AttachSalesTaxReturn,
+            ),
+            f("2025-Q4", "38000.00", "0.00", (2026, 1, 28), Nothing),
+        ],
+        annual: None,
+    },
+];
+
+fn day((y, m, d): (i32, u32, u32)) -> NaiveDate {
+    date(y, m, d)
 }
 
 fn body(
-    f: &Filed,
-    paper: bool,
+    period: &str,
+    (gross, exempt): (&str, &str),
+    received_on: Option<NaiveDate>,
     quarters: Option<serde_json::Value>,
 ) -> Result<ReturnFiling, ApiError> {
     let mut value = json!({
-        "period": f.period,
-        "gross_receipts": f.gross,
-        "exemptions": if f.exempt == "0.00" { json!([]) } else {
-            json!([{"code": "federal_government", "amount": f.exempt}])
+        "period": period,
+        "gross_receipts": gross,
+        "exemptions": if exempt == "0.00" { json!([]) } else {
+            json!([{"code": "federal_government", "amount": exempt}])
         },
-        "signer": {"name": "Demo Signer", "title": if paper { "Owner (paper return)" } else { "Owner" }},
+        "signer": {"name": "Demo Signer", "title": "Owner"},
         "attested": true
     });
-    if paper {
-        value["received_on"] = json!(f.on.to_string());
+    if let Some(on) = received_on {
+        value["received_on"] = json!(on.to_string());
     }
     if let Some(q) = quarters {
         value["quarters"] = q;
@@ -67,57 +198,34 @@ fn body(
     serde_json::from_value(value).map_err(|e| ApiError::internal(format!("demo filing: {e}")))
 }
 
-fn filer(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    slug: &str,
-    email: &str,
-    entered_as: EnteredAs,
-) -> Result<Option<Filer>, ApiError> {
-    let Some(user) = db::identity::user_by_email(conn, email)? else {
-        return Ok(None);
-    };
-    Ok(Some(Filer {
-        municipality_id,
-        slug: slug.to_owned(),
-        entered_by: format!("user:{}", user.id),
-        entered_as,
-    }))
-}
-
-/// File `f` for `payor` unless its period is on file; the return's id.
+/// File one return unless its period is on file; the return's id when filed now.
 fn file_once(
     conn: &mut DbConn,
     report: &mut DemoReport,
     filer: &Filer,
     payor: &str,
-    f: &Filed,
+    (period, figures): (&str, (&str, &str)),
+    on: NaiveDate,
     quarters: Option<serde_json::Value>,
 ) -> Result<Option<String>, ApiError> {
-    if db::returns::of_payor_period(conn, filer.municipality_id, payor, f.period)?.is_some() {
+    if db::returns::of_payor_period(conn, filer.municipality_id, payor, period)?.is_some() {
         return Ok(None);
     }
-    let paper = filer.entered_as == EnteredAs::Staff;
-    // A paper return is entered after it arrives; online, "today" is the filing day.
-    let today = if paper {
-        f.on + chrono::Days::new(3)
-    } else {
-        f.on
+    // A paper return is entered after it arrives (dated by its postmark); online,
+    // "today" is the filing day.
+    let (received_on, today) = match filer.entered_as {
+        EnteredAs::Staff => (Some(on), on + chrono::Days::new(3)),
+        EnteredAs::Operator => (None, on),
     };
-    let record = record_filing(conn, filer, payor, body(f, paper, quarters)?, today)?;
-    report
-        .created
-        .push(format!("return {} {}", f.period, payor));
+    let record = record_filing(
+        conn,
+        filer,
+        payor,
+        body(period, figures, received_on, quarters)?,
+        today,
+    )?;
+    report.created.push(format!("return {period} {payor}"));
     Ok(Some(record.header.id))
-}
-
-fn q(period: &'static str, gross: &'static str, exempt: &'static str, on: NaiveDate) -> Filed {
-    Filed {
-        period,
-        gross,
-        exempt,
-        on,
-    }
 }
 
 /// Create the demo returns that are missing (see the module doc).
@@ -127,144 +235,92 @@ pub(super) fn ensure(
     montello: i64,
     hayward: i64,
 ) -> Result<(), ApiError> {
-    db::rls::apply(
-        conn,
-        &DbScope {
-            municipality_id: Some(montello),
-            ..DbScope::default()
-        },
-    )?;
-    if let Some(operator) = filer(
-        conn,
-        montello,
-        "montello",
-        "operator@montello.demo",
-        EnteredAs::Operator,
-    )? {
-        let motel = MONTELLO_MOTEL_ID;
-        file_once(
+    for year in &YEARS {
+        let municipality_id = if year.municipality == "montello" {
+            montello
+        } else {
+            hayward
+        };
+        db::rls::apply(
             conn,
-            report,
-            &operator,
-            motel,
-            &q("2025-Q1", "18400.00", "400.00", date(2025, 4, 28)),
-            None,
+            &DbScope {
+                municipality_id: Some(municipality_id),
+                ..DbScope::default()
+            },
         )?;
-        file_once(
-            conn,
-            report,
-            &operator,
-            motel,
-            &q("2025-Q2", "31250.00", "0.00", date(2025, 8, 4)),
-            None,
-        )?;
-        if let Some(id) = file_once(
-            conn,
-            report,
-            &operator,
-            motel,
-            &q("2025-Q3", "35000.00", "0.00", date(2025, 10, 30)),
-            None,
-        )? {
-            let amended = q("2025-Q3", "36000.00", "0.00", date(2025, 11, 20));
-            record_amendment(
+        let Some(user) = db::identity::user_by_email(conn, year.filer)? else {
+            continue;
+        };
+        let filer = Filer {
+            municipality_id,
+            slug: year.municipality.to_owned(),
+            entered_by: format!("user:{}", user.id),
+            entered_as: year.entered_as,
+        };
+        for r in year.returns {
+            let on = day(r.on);
+            let Some(id) = file_once(
                 conn,
-                &operator,
-                motel,
-                &id,
-                Precondition::OneOf(vec![1]),
-                body(&amended, false, None)?,
-                amended.on,
-            )?;
-        }
-        file_once(
-            conn,
-            report,
-            &operator,
-            motel,
-            &q("2025-Q4", "12000.00", "0.00", date(2026, 1, 29)),
-            None,
-        )?;
-        // The annual return states Q3 as amended and finds 100.00 more in Q4.
-        let quarters = json!([
-            {"period": "2025-Q1", "gross_receipts": "18400.00", "exempt_receipts": "400.00"},
-            {"period": "2025-Q2", "gross_receipts": "31250.00", "exempt_receipts": "0.00"},
-            {"period": "2025-Q3", "gross_receipts": "36000.00", "exempt_receipts": "0.00"},
-            {"period": "2025-Q4", "gross_receipts": "12100.00", "exempt_receipts": "0.00"}
-        ]);
-        file_once(
-            conn,
-            report,
-            &operator,
-            motel,
-            &q("2025", "97750.00", "400.00", date(2026, 3, 20)),
-            Some(quarters),
-        )?;
-    }
-    if let Some(staff) = filer(
-        conn,
-        montello,
-        "montello",
-        "staff@montello.demo",
-        EnteredAs::Staff,
-    )? {
-        let camp = MONTELLO_CAMPGROUND_ID;
-        file_once(
-            conn,
-            report,
-            &staff,
-            camp,
-            &q("2025-Q1", "5000.00", "0.00", date(2025, 4, 30)),
-            None,
-        )?;
-        file_once(
-            conn,
-            report,
-            &staff,
-            camp,
-            &q("2025-Q2", "22000.00", "0.00", date(2025, 7, 29)),
-            None,
-        )?;
-        file_once(
-            conn,
-            report,
-            &staff,
-            camp,
-            &q("2025-Q3", "19500.00", "0.00", date(2025, 10, 31)),
-            None,
-        )?;
-    }
-    db::rls::apply(
-        conn,
-        &DbScope {
-            municipality_id: Some(hayward),
-            ..DbScope::default()
-        },
-    )?;
-    if let Some(operator) = filer(
-        conn,
-        hayward,
-        "hayward",
-        "operator@hayward.demo",
-        EnteredAs::Operator,
-    )? {
-        let lodge = HAYWARD_LODGE_ID;
-        let quarters = [
-            q("2025-Q1", "40000.00", "0.00", date(2025, 4, 25)),
-            q("2025-Q2", "52000.00", "0.00", date(2025, 7, 30)),
-            q("2025-Q3", "61000.00", "0.00", date(2025, 10, 29)),
-            q("2025-Q4", "38000.00", "0.00", date(2026, 1, 28)),
-        ];
-        for (i, f) in quarters.iter().enumerate() {
-            let Some(id) = file_once(conn, report, &operator, lodge, f, None)? else {
+                report,
+                &filer,
+                year.payor,
+                (r.period, (r.gross, r.exempt)),
+                on,
+                None,
+            )?
+            else {
                 continue;
             };
-            if i < 3 {
-                attach_sales_tax_return(conn, &operator, &id, f.on)?;
+            match r.then {
+                Nothing => {}
+                AmendTo(gross, when) => {
+                    let amended = body(r.period, (gross, r.exempt), None, None)?;
+                    let precondition = Precondition::OneOf(vec![1]);
+                    record_amendment(
+                        conn,
+                        &filer,
+                        year.payor,
+                        &id,
+                        precondition,
+                        amended,
+                        day(when),
+                    )?;
+                }
+                AttachSalesTaxReturn => attach_sales_tax_return(conn, &filer, &id, on)?,
             }
+        }
+        if let Some(Annual { quarters, on }) = &year.annual {
+            let stated: Vec<serde_json::Value> = quarters
+                .iter()
+                .enumerate()
+                .map(|(i, (gross, exempt))| {
+                    json!({"period": format!("2025-Q{}", i + 1), "gross_receipts": gross, "exempt_receipts": exempt})
+                })
+                .collect();
+            let gross = sum(quarters.iter().map(|q| q.0))?;
+            let exempt = sum(quarters.iter().map(|q| q.1))?;
+            file_once(
+                conn,
+                report,
+                &filer,
+                year.payor,
+                ("2025", (&gross, &exempt)),
+                day(*on),
+                Some(json!(stated)),
+            )?;
         }
     }
     Ok(())
+}
+
+/// The sum of decimal amounts, as text.
+fn sum<'a>(amounts: impl Iterator<Item = &'a str>) -> Result<String, ApiError> {
+    let mut total = crate::domain::Money::ZERO;
+    for a in amounts {
+        total += crate::domain::Money::parse(a)
+            .map_err(|e| ApiError::internal(format!("demo amount: {e:?}")))?;
+    }
+    Ok(total.to_string())
 }
 
 /// Attach the stand-in state sales-tax return to a Hayward return.
