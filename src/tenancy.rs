@@ -261,6 +261,15 @@ impl Action {
     }
 }
 
+/// Whose marketplace reports a caller may read in a municipality.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarketplaceReading {
+    /// Every provider's (the clerk-treasurer and staff).
+    All,
+    /// Only this provider's (its user id).
+    Own(String),
+}
+
 /// Whose hand a return is filed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EnteredAs {
@@ -476,6 +485,35 @@ impl MunicipalityContext {
             }
             _ => None,
         }
+    }
+
+    /// The marketplace provider filing here (its user id): 403 for anyone
+    /// else related to the municipality, 404 for the unrelated.
+    pub fn require_marketplace_provider(&self) -> Result<&str, ApiError> {
+        let related = self.related;
+        self.marketplace_provider().ok_or_else(|| {
+            refuse(
+                related,
+                "your role in this municipality may not file marketplace reports".to_owned(),
+            )
+        })
+    }
+
+    /// Whose marketplace reports the caller may read here: every one
+    /// (`Action::ReviewReturns`: the clerk-treasurer and staff), or a
+    /// provider's own; anyone else related to the municipality 403, the
+    /// unrelated 404.
+    pub fn marketplace_reading(&self) -> Result<MarketplaceReading, ApiError> {
+        if self.require(Action::ReviewReturns).is_ok() {
+            return Ok(MarketplaceReading::All);
+        }
+        if let Some(id) = self.marketplace_provider() {
+            return Ok(MarketplaceReading::Own(id.to_owned()));
+        }
+        Err(refuse(
+            self.related,
+            "your role in this municipality may not read marketplace reports".to_owned(),
+        ))
     }
 
     /// The basis recorded in the access log for a clerk-level action.

@@ -15,6 +15,7 @@ pub mod extract;
 pub mod framework_answers;
 pub mod health;
 pub mod input_guard;
+pub mod marketplace;
 pub mod municipalities;
 pub mod pagination;
 pub mod params;
@@ -120,6 +121,9 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(returns::read::versions)
         .service(returns::obligations::obligations)
         .service(returns::obligations::for_period)
+        .service(marketplace::file)
+        .service(marketplace::list)
+        .service(marketplace::show)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

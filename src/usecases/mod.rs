@@ -9,6 +9,7 @@
 
 pub mod accounts;
 pub mod disclosures;
+pub mod marketplace;
 pub mod membership;
 pub mod payors;
 pub mod policies;

@@ -147,6 +147,21 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "list_period_returns",
             [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
         ),
+        // Marketplace reports: only a provider files (its `{}` stops at validation);
+        // the clerk-treasurer, staff and providers read (a provider its own; the
+        // report id exists nowhere: 404); other Montello-related roles 403, Hayward 404.
+        (
+            "file_marketplace_report",
+            [401, 403, 403, 403, 422, 403, 403, 403, 404, 404],
+        ),
+        (
+            "list_marketplace_reports",
+            [401, 200, 200, 403, 200, 403, 403, 403, 404, 404],
+        ),
+        (
+            "get_marketplace_report",
+            [401, 404, 404, 403, 404, 403, 403, 403, 404, 404],
+        ),
     ])
 }
 
