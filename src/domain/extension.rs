@@ -170,6 +170,75 @@ pub fn refuse(reason: &str) -> Result<ExtensionDecision, DomainError> {
     })
 }
 
+/// Where an extension request stands.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtensionStatus {
+    /// Waiting for the clerk-treasurer's decision.
+    Requested,
+    /// Granted, with the new filing due date.
+    Granted,
+    /// Refused, with the reason.
+    Refused,
+}
+
+impl ExtensionStatus {
+    /// Every status.
+    pub const ALL: [ExtensionStatus; 3] = [
+        ExtensionStatus::Requested,
+        ExtensionStatus::Granted,
+        ExtensionStatus::Refused,
+    ];
+
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExtensionStatus::Requested => "requested",
+            ExtensionStatus::Granted => "granted",
+            ExtensionStatus::Refused => "refused",
+        }
+    }
+
+    /// The status stored as `text`, if it is one.
+    pub fn from_stored(text: &str) -> Option<ExtensionStatus> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// The dates an extension of the return of `period` is judged by, explained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtensionWindow {
+    /// The return's due date (interest runs from it whatever is granted).
+    pub due: DateLine,
+    /// The latest filing due date a grant may set (`None`: the policy has no extension).
+    pub limit: Option<NaiveDate>,
+    /// The filing due date: the granted date when `extended_to` is given, else the due date.
+    pub filing_due: DateLine,
+}
+
+/// The window of the return of `period` under the governing policy, with the filing due
+/// date `extended_to` (a granted extension) sets, if any.
+pub fn window(
+    history: &PolicyHistory,
+    period: &Period,
+    extended_to: Option<NaiveDate>,
+) -> Result<ExtensionWindow, DomainError> {
+    let policy = governing(history, period)?;
+    let due = return_due_date(policy, period)?;
+    let limit = policy
+        .max_extension_months
+        .as_ref()
+        .map(|months| add_months_month_end(due.date, months.value));
+    let filing_due = extended_filing_due_date(policy, &due, extended_to)?;
+    Ok(ExtensionWindow {
+        due,
+        limit,
+        filing_due,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,5 +378,24 @@ mod tests {
                 date: d("2019-12-31")
             })
         );
+    }
+
+    #[test]
+    fn the_window_names_the_due_date_the_limit_and_the_filing_due_date() {
+        let m = history(montello());
+        let w = window(&m, &p("2026-Q1"), None).unwrap();
+        assert_eq!(
+            (w.due.date, w.limit, w.filing_due.date),
+            (d("2026-04-30"), Some(d("2026-05-31")), d("2026-04-30"))
+        );
+        let w = window(&m, &p("2026-Q1"), Some(d("2026-05-20"))).unwrap();
+        assert_eq!(w.filing_due.date, d("2026-05-20"));
+        assert_eq!(w.filing_due.code, "filing_due_date");
+        let w = window(&history(hayward()), &p("2026-Q1"), None).unwrap();
+        assert_eq!((w.due.date, w.limit), (d("2026-04-30"), None));
+        for s in ExtensionStatus::ALL {
+            assert_eq!(ExtensionStatus::from_stored(s.as_str()), Some(s));
+        }
+        assert_eq!(ExtensionStatus::from_stored("open"), None);
     }
 }

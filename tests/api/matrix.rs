@@ -162,6 +162,27 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "get_marketplace_report",
             [401, 404, 404, 403, 404, 403, 403, 403, 404, 404],
         ),
+        // Extensions: asked like a return is filed, listed like returns are read, the
+        // municipality's list and the decisions for the clerk-treasurer and staff
+        // (related roles 403, Hayward 404); extension ids exist nowhere.
+        (
+            "request_extension",
+            [401, 422, 422, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "list_payor_extensions",
+            [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "list_extensions",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "get_extension",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        ("grant_extension", WRITERS_422),
+        ("refuse_extension", WRITERS_422),
     ])
 }
 

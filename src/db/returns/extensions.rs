@@ -59,11 +59,52 @@ pub fn pending(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Exten
         .load(conn)
 }
 
+/// Which extensions a list shows: newest first, before the keyset position.
+#[derive(Debug, Default)]
+pub struct ExtensionQuery {
+    /// Only this payor's.
+    pub payor_id: Option<String>,
+    /// Only those with this status (`requested`, `granted`, `refused`).
+    pub status: Option<String>,
+    /// After the previous page: `(requested_at, id)` of its last item.
+    pub before: Option<(NaiveDateTime, String)>,
+    /// Page size.
+    pub limit: i64,
+}
+
+/// A page of the municipality's extensions, newest request first.
+pub fn list(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    q: &ExtensionQuery,
+) -> QueryResult<Vec<ExtensionRow>> {
+    let mut query = e::table
+        .filter(e::municipality_id.eq(municipality_id))
+        .order((e::requested_at.desc(), e::id.desc()))
+        .limit(q.limit)
+        .into_boxed();
+    if let Some(p) = &q.payor_id {
+        query = query.filter(e::payor_id.eq(p.clone()));
+    }
+    if let Some(s) = &q.status {
+        query = query.filter(e::status.eq(s.clone()));
+    }
+    if let Some((at, id)) = q.before.clone() {
+        query = query.filter(
+            e::requested_at
+                .lt(at)
+                .or(e::requested_at.eq(at).and(e::id.lt(id))),
+        );
+    }
+    query.load(conn)
+}
+
 /// What a decision records.
 pub struct Decision<'a> {
     pub status: &'a str,
     pub extended_to: Option<NaiveDate>,
-    pub reason: &'a str,
+    /// The refusal's reason, or the grant's note (optional).
+    pub reason: Option<&'a str>,
     pub decided_by: &'a str,
     pub decided_at: NaiveDateTime,
 }
@@ -84,7 +125,7 @@ pub fn decide(
     .set((
         e::status.eq(d.status),
         e::extended_to.eq(d.extended_to),
-        e::decision_reason.eq(Some(d.reason)),
+        e::decision_reason.eq(d.reason),
         e::decided_by.eq(Some(d.decided_by)),
         e::decided_at.eq(Some(d.decided_at)),
     ))
