@@ -12,6 +12,7 @@
 //!   forfeiture none (paid within 30 days); amount due 427.50 + 4.28 + 25.00 = 456.78.
 
 mod amendments;
+mod attachments;
 mod filing;
 
 use reqwest::Method;
