@@ -17,6 +17,10 @@
 //! handler that reads `web::Path` or ignores its query string) can bypass it.
 //! A middleware rather than a wrapped `Path` extractor: it needs no change in
 //! any handler and also covers paths that match no route.
+//! A body that is not text, the bytes of an attachment
+//! (`api::returns::attachments`), is read by its own extractor and never
+//! reaches [`check_json`]: NUL and C1 bytes are part of a PDF or an image.
+//! Its path and query (`kind`) are still held to the rule, by the middleware.
 
 use actix_web::{
     ResponseError,

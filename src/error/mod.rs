@@ -47,6 +47,11 @@ pub enum ApiError {
     /// Body not sent as JSON.
     #[error("unsupported media type")]
     UnsupportedMediaType,
+    /// A body whose content is not of a type the operation accepts (an attachment
+    /// that is no PDF, PNG or JPEG, or not the type its `Content-Type` names): a 415
+    /// whose `errors` names the field and the rule.
+    #[error("unsupported content: rule {}", .0.rule)]
+    UnsupportedContent(FieldError),
     /// Conflicts with current state (e.g. a unique key).
     #[error("conflict: {0}")]
     Conflict(String),
@@ -103,6 +108,7 @@ impl ApiError {
             Self::Validation(_) => ProblemCode::ValidationFailed,
             Self::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
             Self::UnsupportedMediaType => ProblemCode::UnsupportedMediaType,
+            Self::UnsupportedContent(_) => ProblemCode::UnsupportedMediaType,
             Self::Conflict(_) => ProblemCode::Conflict,
             Self::RuleConflict(_) => ProblemCode::Conflict,
             Self::NotReady(_) => ProblemCode::NotReady,
@@ -168,6 +174,9 @@ impl ApiError {
                 code,
                 "send the request body with Content-Type: application/json",
             ),
+            Self::UnsupportedContent(e) => {
+                Problem::new(code, e.to_string()).with_errors(vec![e.clone()])
+            }
             Self::Conflict(msg) => Problem::new(code, msg.clone()),
             Self::RuleConflict(e) => Problem::new(code, e.to_string()).with_errors(vec![e.clone()]),
             Self::NotReady(msg) => Problem::new(code, msg.clone()),

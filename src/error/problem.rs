@@ -159,8 +159,12 @@ impl ProblemCode {
             Self::ValidationFailed => {
                 "The request is well-formed but breaks a rule; `errors` names each field and rule."
             }
-            Self::PayloadTooLarge => "The request body exceeds the size limit (256 KiB).",
-            Self::UnsupportedMediaType => "The request body must be sent as application/json.",
+            Self::PayloadTooLarge => {
+                "The request body exceeds the size limit (256 KiB for JSON; 10 MiB for an attachment)."
+            }
+            Self::UnsupportedMediaType => {
+                "The request body must be sent as application/json; an attachment must be a PDF, PNG or JPEG whose content is the type its Content-Type names (`errors` names the rule)."
+            }
             Self::Conflict => "The request conflicts with the current state of a resource.",
             Self::NotReady => {
                 "The service cannot serve requests yet (database unreachable or migrations pending)."

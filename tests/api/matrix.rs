@@ -142,6 +142,20 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "list_return_versions",
             [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
         ),
+        // Attachments: writers reach the query (`kind` missing: 422) before the
+        // return is looked up; readers find no such return.
+        (
+            "upload_return_attachment",
+            [401, 422, 422, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "list_return_attachments",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "download_return_attachment",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
         // The clerk's view of a period: staff too; related roles 403, Hayward 404.
         (
             "list_period_returns",

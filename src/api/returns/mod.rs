@@ -10,6 +10,7 @@
 //! municipality's local calendar date (America/Chicago), read from the
 //! application's clock. Confidential: every read is in the access log.
 
+pub mod attachments;
 pub mod extensions;
 pub mod file;
 pub mod obligations;

@@ -21,6 +21,7 @@
 //! the clock; America/Chicago in Wisconsin), so a return sent at 23:30 on its
 //! due date is on time.
 
+pub mod attachments;
 pub mod extensions;
 pub mod filing;
 pub mod reading;

@@ -13,6 +13,7 @@
 
 mod amendments;
 mod annual;
+mod attachments;
 mod extensions;
 mod filing;
 mod obligations;

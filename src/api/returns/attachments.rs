@@ -1,0 +1,353 @@
+//! `POST .../returns/{return}/attachments?kind=...` (upload),
+//! `GET .../returns/{return}/attachments` (list) and
+//! `GET .../returns/{return}/attachments/{attachment}` (download).
+//!
+//! Contract: an upload's body is the document itself, not JSON: its bytes
+//! with their `Content-Type`, read by [`AttachmentBody`] up to
+//! [`MAX_ATTACHMENT_BYTES`] (10 MiB), a limit of this route only (every JSON
+//! body stays at `extract::JSON_LIMIT`); a larger body is 413, and the body
+//! is not read past the limit (not at all when `Content-Length` already says
+//! so). Its type is judged from the content by [`Attachment::accept`] (PDF,
+//! PNG, JPEG, and the `Content-Type` must name it): anything else is 415
+//! naming the rule (`attachment_type_unsupported`, `attachment_type_mismatch`,
+//! `attachment_empty`). The bytes are binary, so the control-character rule
+//! of `input_guard` does not apply to them; it still applies to the path and
+//! to `kind` (its middleware and `ApiQuery`). As everywhere, the caller is
+//! authorised before the query or the body is judged. A download answers the
+//! bytes with their `Content-Type`, `Content-Length`, `Repr-Digest` (RFC 9530)
+//! and `Digest` (RFC 3230) of their SHA-256, `Content-Disposition: attachment`
+//! and `X-Content-Type-Options: nosniff`, never cached.
+
+use std::{future::Future, pin::Pin};
+
+use actix_web::{
+    FromRequest, HttpRequest, HttpResponse,
+    dev::Payload,
+    get,
+    http::header::{self, HeaderValue},
+    post, web,
+};
+use base64::Engine as _;
+use chrono::{DateTime, SubsecRound, Utc};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::return_location;
+use crate::{
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiQuery,
+    },
+    app::AppState,
+    db::returns::rows::AttachmentMeta,
+    domain::attachment::{
+        Attachment, AttachmentError, AttachmentKind, MAX_ATTACHMENT_BYTES, MediaType,
+    },
+    error::{ApiError, FieldError, Problem},
+    usecases::returns::attachments,
+};
+
+/// A raw request body and its declared `Content-Type`, at most
+/// [`MAX_ATTACHMENT_BYTES`] (413 beyond, see the module doc).
+#[derive(Debug)]
+pub struct AttachmentBody {
+    /// The `Content-Type` header as sent (empty when absent or not text).
+    pub content_type: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl FromRequest for AttachmentBody {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let declared_len = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        let mut payload = payload.take();
+        let too_large = ApiError::PayloadTooLarge {
+            limit: MAX_ATTACHMENT_BYTES,
+        };
+        Box::pin(async move {
+            if declared_len.is_some_and(|n| n > MAX_ATTACHMENT_BYTES) {
+                return Err(too_large);
+            }
+            let mut bytes =
+                Vec::with_capacity(declared_len.unwrap_or(64 * 1024).min(MAX_ATTACHMENT_BYTES));
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| ApiError::InvalidParameter {
+                    name: "body".into(),
+                    message: format!("the body could not be read: {e}"),
+                })?;
+                if bytes.len() + chunk.len() > MAX_ATTACHMENT_BYTES {
+                    return Err(too_large);
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            Ok(AttachmentBody {
+                content_type,
+                bytes,
+            })
+        })
+    }
+}
+
+/// What the uploaded document is.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct UploadParams {
+    /// What the document is (required): `state_sales_tax_return` (Hayward requires it
+    /// with every quarterly and annual return), `exemption_certificate`,
+    /// `receipts_schedule` or `other`.
+    #[param(value_type = AttachmentKind, example = "state_sales_tax_return")]
+    pub kind: String,
+}
+
+/// An attachment's record (its bytes are at its own path).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AttachmentMetadata {
+    /// Attachment id (UUID).
+    pub id: String,
+    /// What the document is.
+    pub kind: AttachmentKind,
+    /// Its media type, judged from the content: `application/pdf`, `image/png` or `image/jpeg`.
+    pub content_type: String,
+    /// Its size in bytes.
+    pub size: i64,
+    /// Lowercase hex SHA-256 of its bytes.
+    pub sha256: String,
+    /// When it was uploaded (RFC 3339, UTC).
+    pub uploaded_at: DateTime<Utc>,
+}
+
+impl AttachmentMetadata {
+    fn of(meta: &AttachmentMeta) -> Result<Self, ApiError> {
+        Ok(Self {
+            id: meta.id.clone(),
+            kind: AttachmentKind::parse("kind", &meta.kind)
+                .map_err(|_| ApiError::internal("stored attachment has an unknown kind"))?,
+            content_type: meta.content_type.clone(),
+            size: meta.size_bytes,
+            sha256: meta.sha256.clone(),
+            uploaded_at: meta.uploaded_at.and_utc(),
+        })
+    }
+}
+
+/// The attachments of a return, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AttachmentList {
+    /// The attachments' records, without their bytes.
+    pub items: Vec<AttachmentMetadata>,
+}
+
+/// The refusal the API answers for an upload the domain refused.
+fn refusal(err: AttachmentError) -> ApiError {
+    match err {
+        AttachmentError::TooLarge { limit, .. } => ApiError::PayloadTooLarge { limit },
+        other => {
+            let field = match other {
+                AttachmentError::ContentTypeMismatch { .. } => "Content-Type",
+                _ => "body",
+            };
+            ApiError::UnsupportedContent(FieldError::new(field, other.rule(), other.to_string()))
+        }
+    }
+}
+
+/// `.../returns/{return}/attachments/{id}`.
+fn attachment_location(slug: &str, payor_id: &str, return_id: &str, id: &str) -> String {
+    format!(
+        "{}/attachments/{id}",
+        return_location(slug, payor_id, return_id)
+    )
+}
+
+/// Attach a document to a return: the raw bytes of a PDF, PNG or JPEG, at most 10 MiB.
+///
+/// Whoever may file for the payor: its operator, the clerk-treasurer or staff; anyone
+/// else gets 404. The body is the document itself (not JSON) with its `Content-Type`;
+/// the type is judged from the content, never from a name or the header alone (a text
+/// file sent as `application/pdf` is refused), and the header must name that type.
+/// Stored with its SHA-256 in the same transaction as its record. Hayward requires a
+/// copy of the state sales-tax return (`kind=state_sales_tax_return`) with every
+/// quarterly and annual return: until it is attached, the return is `incomplete`.
+/// Written to the access log (`return_attachment`, `create`).
+#[utoipa::path(
+    operation_id = "upload_return_attachment",
+    tag = "returns",
+    security(("bearer" = [])),
+    params(crate::api::params::ReturnPath, UploadParams),
+    request_body(
+        description = "The document's bytes, at most 10 MiB (10485760 bytes)",
+        content(("application/pdf"), ("image/png"), ("image/jpeg"))
+    ),
+    responses(
+        (status = 201, description = "Attached; the body is the attachment's record", body = AttachmentMetadata,
+            headers(("Location" = String, description = "Path of the attachment (its bytes)"))),
+        (status = 400, description = "A query parameter is unknown, repeated or of the wrong type", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 10 MiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The content is no PDF, PNG or JPEG (`attachment_type_unsupported`, `attachment_empty`), or not the type its `Content-Type` names (`attachment_type_mismatch`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`kind` is missing or unknown (`required`, `one_of`)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/payors/{payor}/returns/{return}/attachments")]
+pub async fn upload(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String, String)>,
+    params: Result<ApiQuery<UploadParams>, ApiError>,
+    body: Result<AttachmentBody, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let (slug, payor_id, return_id) = path.into_inner();
+    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let (payor, ret) = (payor_id.clone(), return_id.clone());
+    let meta = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            // Authorise, then judge the query, then the body.
+            ctx.return_filer(&payor)?;
+            let kind = AttachmentKind::parse("kind", &params?.0.kind)?;
+            let body = body?;
+            let upload =
+                Attachment::accept(kind, &body.content_type, &body.bytes).map_err(refusal)?;
+            attachments::attach(conn, &ctx, &payor, &ret, &upload, &body.bytes, now)
+        })
+        .await?;
+    let location = attachment_location(&slug, &payor_id, &return_id, &meta.id);
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, location))
+        .json(AttachmentMetadata::of(&meta)?))
+}
+
+/// The documents attached to a return (their records, not their bytes).
+///
+/// Whoever may read the payor's returns: its operator, the clerk-treasurer, staff, or a
+/// disclosure grantee for the payor; anyone else gets 404. Written to the access log
+/// (`return_attachment`, `read`: one entry per attachment listed, or one for the list
+/// when there is none).
+#[utoipa::path(
+    operation_id = "list_return_attachments",
+    tag = "returns",
+    security(("bearer" = [])),
+    params(crate::api::params::ReturnPath),
+    responses(
+        (status = 200, description = "The attachments, oldest first", body = AttachmentList)
+    )
+)]
+#[get("/v1/municipalities/{municipality}/payors/{payor}/returns/{return}/attachments")]
+pub async fn list(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String, String)>,
+) -> Result<web::Json<AttachmentList>, ApiError> {
+    let (_, payor_id, return_id) = path.into_inner();
+    let items = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            attachments::list(conn, &ctx, &payor_id, &return_id)
+        })
+        .await?;
+    let items = items
+        .iter()
+        .map(AttachmentMetadata::of)
+        .collect::<Result<_, _>>()?;
+    Ok(web::Json(AttachmentList { items }))
+}
+
+/// `{municipality}/payors/{payor}/returns/{return}/attachments/{attachment}`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // read by utoipa's derive only
+struct AttachmentPath {
+    /// Municipality slug, e.g. `hayward`.
+    municipality: String,
+    /// Payor id (UUID).
+    payor: String,
+    /// Return id (UUID).
+    #[param(rename = "return")]
+    r#return: String,
+    /// Attachment id (UUID).
+    attachment: String,
+}
+
+/// The `Repr-Digest` (RFC 9530) and `Digest` (RFC 3230) values of a hex SHA-256.
+fn digests(sha256_hex: &str) -> Result<(String, String), ApiError> {
+    let bytes = (0..sha256_hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(sha256_hex.get(i..i + 2).unwrap_or("zz"), 16))
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| ApiError::internal("stored attachment has an invalid SHA-256"))?;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+    Ok((format!("sha-256=:{b64}:"), format!("sha-256={b64}")))
+}
+
+/// One attached document: its bytes, as uploaded.
+///
+/// Whoever may read the payor's returns: its operator, the clerk-treasurer, staff, or a
+/// disclosure grantee for the payor; anyone else gets 404. The bytes come with their
+/// `Content-Type`, `Content-Length`, their SHA-256 in `Repr-Digest` and `Digest`, and
+/// `Content-Disposition: attachment`. Written to the access log (`return_attachment`,
+/// `read`).
+#[utoipa::path(
+    operation_id = "download_return_attachment",
+    tag = "returns",
+    security(("bearer" = [])),
+    params(AttachmentPath),
+    responses(
+        (status = 200, description = "The document's bytes",
+            content(("application/pdf"), ("image/png"), ("image/jpeg")),
+            headers(
+                ("Content-Length" = u64, description = "Size in bytes"),
+                ("Repr-Digest" = String, description = "SHA-256 of the bytes (RFC 9530), e.g. `sha-256=:<base64>:`"),
+                ("Digest" = String, description = "SHA-256 of the bytes (RFC 3230), e.g. `sha-256=<base64>`"),
+                ("Content-Disposition" = String, description = "`attachment` with a file name of the kind and id")
+            ))
+    )
+)]
+#[get("/v1/municipalities/{municipality}/payors/{payor}/returns/{return}/attachments/{attachment}")]
+pub async fn download(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String, String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (_, payor_id, return_id, attachment_id) = path.into_inner();
+    let (meta, bytes) = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            attachments::download(conn, &ctx, &payor_id, &return_id, &attachment_id)
+        })
+        .await?;
+    let extension = match MediaType::ALL
+        .into_iter()
+        .find(|m| m.mime() == meta.content_type)
+    {
+        Some(MediaType::Pdf) => "pdf",
+        Some(MediaType::Png) => "png",
+        Some(MediaType::Jpeg) => "jpg",
+        None => return Err(ApiError::internal("stored attachment has an unknown type")),
+    };
+    let (repr_digest, digest) = digests(&meta.sha256)?;
+    let disposition = format!(
+        "attachment; filename=\"{}-{}.{extension}\"",
+        meta.kind, meta.id
+    );
+    let header_value =
+        |v: String| HeaderValue::try_from(v).map_err(|e| ApiError::internal(e.to_string()));
+    Ok(HttpResponse::Ok()
+        .content_type(header_value(meta.content_type.clone())?)
+        .insert_header(("repr-digest", header_value(repr_digest)?))
+        .insert_header(("digest", header_value(digest)?))
+        .insert_header((header::CONTENT_DISPOSITION, header_value(disposition)?))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .body(bytes))
+}
