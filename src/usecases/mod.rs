@@ -9,6 +9,7 @@
 
 pub mod accounts;
 pub mod disclosures;
+pub mod idempotency;
 pub mod membership;
 pub mod payors;
 pub mod policies;

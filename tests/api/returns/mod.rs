@@ -13,6 +13,7 @@
 
 mod amendments;
 mod filing;
+mod idempotency;
 
 use reqwest::Method;
 use serde_json::{Value, json};
