@@ -14,6 +14,7 @@ pub mod disclosures;
 pub mod extract;
 pub mod framework_answers;
 pub mod health;
+pub mod idempotency;
 pub mod input_guard;
 pub mod marketplace;
 pub mod municipalities;

@@ -1,12 +1,16 @@
-//! `Idempotency-Key` claims (tenant-scoped, per caller): claim, complete,
-//! release, look up.
+//! `Idempotency-Key` claims (tenant-scoped, per caller): claim, take over,
+//! complete, release, look up, expire.
 //!
 //! Contract: a claim is inserted `in_progress` in its own short transaction,
 //! so that a concurrent retry sees it; the request's unit of work then marks
 //! it `done` with the response, in the same transaction as the work, so a
 //! stored response always describes committed work. A request whose work
-//! fails releases its claim (a retry may try again). Rows older than the
-//! retention (24 hours) are removed when a key is claimed.
+//! fails releases its claim (a retry may try again). A claim is named by its
+//! key and the instant it was made ([`Claim`]): completing, releasing or
+//! taking over a claim is a conditional statement on that instant and on the
+//! state `in_progress`, so a request whose abandoned claim was taken over by
+//! another one changes nothing (it learns so from the `false` answer). Rows
+//! older than the retention (24 hours) are removed when a key is claimed.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -26,6 +30,27 @@ pub struct KeyRow {
     pub response_location: Option<String>,
     pub response_body: Option<String>,
     pub created_at: NaiveDateTime,
+    pub response_etag: Option<String>,
+}
+
+/// A claim this request holds: the key, the request's fingerprint, and the
+/// instant the claim was made (microseconds, as both backends store it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    pub municipality_id: i64,
+    pub actor: String,
+    pub idem_key: String,
+    pub fingerprint: String,
+    pub claimed_at: NaiveDateTime,
+}
+
+/// The response stored for a finished request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredResponse {
+    pub status: i32,
+    pub location: Option<String>,
+    pub etag: Option<String>,
+    pub body: String,
 }
 
 /// The key `(municipality, actor, key)`, if stored.
@@ -43,48 +68,78 @@ pub fn get(
         .optional()
 }
 
-/// Insert a claim (`in_progress`).
-pub fn claim(conn: &mut DbConn, row: &KeyRow) -> QueryResult<()> {
-    diesel::insert_into(k::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+/// Insert a claim (`in_progress`); a unique violation means another request
+/// holds the key.
+pub fn claim(conn: &mut DbConn, claim: &Claim) -> QueryResult<()> {
+    super::insert_row(
+        conn,
+        k::table,
+        KeyRow {
+            municipality_id: claim.municipality_id,
+            actor: claim.actor.clone(),
+            idem_key: claim.idem_key.clone(),
+            fingerprint: claim.fingerprint.clone(),
+            state: "in_progress".into(),
+            response_status: None,
+            response_location: None,
+            response_body: None,
+            created_at: claim.claimed_at,
+            response_etag: None,
+        },
+    )
 }
 
-/// Store the response of a claimed key (`done`).
-pub fn complete(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    actor: &str,
-    key: &str,
-    status: i32,
-    location: Option<&str>,
-    body: &str,
-) -> QueryResult<()> {
-    diesel::update(
+/// The rows of `claim`'s key still `in_progress` since `since`.
+macro_rules! in_progress_since {
+    ($claim:expr, $since:expr) => {
         k::table
-            .filter(k::municipality_id.eq(municipality_id))
-            .filter(k::actor.eq(actor))
-            .filter(k::idem_key.eq(key)),
+            .filter(k::municipality_id.eq($claim.municipality_id))
+            .filter(k::actor.eq(&$claim.actor))
+            .filter(k::idem_key.eq(&$claim.idem_key))
+            .filter(k::state.eq("in_progress"))
+            .filter(k::created_at.eq($since))
+    };
+}
+
+/// Take over an abandoned claim made at `abandoned_at`: the key becomes
+/// `claim` (its fingerprint and instant). `false` when the row changed
+/// meanwhile (another request completed, released or took it over).
+pub fn take_over(
+    conn: &mut DbConn,
+    claim: &Claim,
+    abandoned_at: NaiveDateTime,
+) -> QueryResult<bool> {
+    diesel::update(in_progress_since!(claim, abandoned_at))
+        .set((
+            k::fingerprint.eq(&claim.fingerprint),
+            k::created_at.eq(claim.claimed_at),
+        ))
+        .execute(conn)
+        .map(|n| n == 1)
+}
+
+/// Store the response of `claim` (`done`). `false` when the claim is no
+/// longer this request's (taken over after its lease ran out).
+pub fn complete(conn: &mut DbConn, claim: &Claim, response: &StoredResponse) -> QueryResult<bool> {
+    diesel::update(
+        in_progress_since!(claim, claim.claimed_at).filter(k::fingerprint.eq(&claim.fingerprint)),
     )
     .set((
         k::state.eq("done"),
-        k::response_status.eq(Some(status)),
-        k::response_location.eq(location),
-        k::response_body.eq(Some(body)),
+        k::response_status.eq(Some(response.status)),
+        k::response_location.eq(response.location.as_deref()),
+        k::response_etag.eq(response.etag.as_deref()),
+        k::response_body.eq(Some(&response.body)),
     ))
     .execute(conn)
-    .map(|_| ())
+    .map(|n| n == 1)
 }
 
-/// Remove a claim still in progress (its work failed).
-pub fn release(conn: &mut DbConn, municipality_id: i64, actor: &str, key: &str) -> QueryResult<()> {
+/// Remove `claim` if it is still this request's and in progress (its work
+/// failed).
+pub fn release(conn: &mut DbConn, claim: &Claim) -> QueryResult<()> {
     diesel::delete(
-        k::table
-            .filter(k::municipality_id.eq(municipality_id))
-            .filter(k::actor.eq(actor))
-            .filter(k::idem_key.eq(key))
-            .filter(k::state.eq("in_progress")),
+        in_progress_since!(claim, claim.claimed_at).filter(k::fingerprint.eq(&claim.fingerprint)),
     )
     .execute(conn)
     .map(|_| ())

@@ -332,5 +332,6 @@ diesel::table! {
         response_location -> Nullable<Text>,
         response_body -> Nullable<Text>,
         created_at -> Timestamp,
+        response_etag -> Nullable<Text>,
     }
 }

@@ -21,7 +21,11 @@
 //!   (422), whether or not the first request has finished (the key is being reused for
 //!   a different request, and saying so helps the client more than "wait"); same
 //!   fingerprint still in progress → [`Decision::InProgress`] (409); same fingerprint
-//!   done → [`Decision::Replay`] (the first response, as stored).
+//!   done → [`Decision::Replay`] (the first response, as stored);
+//! - a claim still in progress after [`LEASE_MINUTES`] minutes is abandoned (its
+//!   request crashed or lost its connection before releasing it): [`abandoned`] says
+//!   so, and the store treats it as no entry, so the next request with the key takes
+//!   it over instead of being refused with 409 for a day.
 //!
 //! Pure: no clock, no store.
 
@@ -35,6 +39,10 @@ pub const KEY_MAX: usize = 255;
 
 /// How long an entry is kept at least, in hours.
 pub const RETENTION_HOURS: i64 = 24;
+
+/// How long a claim may stay in progress before another request may take it
+/// over, in minutes (a request's work takes seconds; see [`abandoned`]).
+pub const LEASE_MINUTES: i64 = 5;
 
 /// The request header (and the `field` of its refusals).
 pub const HEADER: &str = "Idempotency-Key";
@@ -230,6 +238,12 @@ pub fn expired(created_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     now - created_at > TimeDelta::hours(RETENTION_HOURS)
 }
 
+/// Whether a claim made at `claimed_at` and still in progress at `now` is abandoned
+/// (older than [`LEASE_MINUTES`]): its request may be taken over.
+pub fn abandoned(claimed_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    now - claimed_at > TimeDelta::minutes(LEASE_MINUTES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +415,18 @@ mod tests {
         assert!(expired(
             t0,
             t0 + TimeDelta::hours(24) + TimeDelta::seconds(1)
+        ));
+    }
+
+    #[test]
+    fn a_claim_in_progress_is_leased_for_five_minutes() {
+        let t0 = DateTime::parse_from_rfc3339("2026-05-01T04:30:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert!(!abandoned(t0, t0 + TimeDelta::minutes(5)));
+        assert!(abandoned(
+            t0,
+            t0 + TimeDelta::minutes(5) + TimeDelta::seconds(1)
         ));
     }
 

@@ -9,6 +9,7 @@
 
 pub mod accounts;
 pub mod disclosures;
+pub mod idempotency;
 pub mod marketplace;
 pub mod membership;
 pub mod payors;

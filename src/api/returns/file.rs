@@ -8,31 +8,39 @@
 //! period already on file is 409 (`period`, `return_already_filed`) naming
 //! the amendments path. An amendment needs `If-Match` with the latest
 //! version's `ETag` (428 without, 412 when stale). Both answer 201 with the
-//! new version, `Location` of the return and its new `ETag`.
+//! new version, `Location` of the return and its new `ETag`. Both honour
+//! `Idempotency-Key` (`api::idempotency`): a retry gets the first 201 again.
 
-use actix_web::{HttpResponse, http::header, post, web};
+use actix_web::{HttpResponse, post, web};
 
 use super::{TaxReturn, return_location};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiJson,
+        idempotency::{Idempotency, Reply, json_body},
         payors::precondition::{IfMatch, etag},
     },
     app::AppState,
     domain::returns::ReturnFiling,
     error::{ApiError, Problem},
+    tenancy::{EnteredAs, MunicipalityContext},
     usecases::returns::filing,
 };
 
-fn created(slug: &str, body: &TaxReturn) -> HttpResponse {
-    HttpResponse::Created()
-        .insert_header((
-            header::LOCATION,
-            return_location(slug, &body.payor_id, &body.id),
-        ))
-        .insert_header((header::ETAG, etag(body.latest_version)))
-        .json(body)
+/// The check both operations make first: whoever may file for `payor_id`.
+fn may_file(
+    payor_id: &str,
+) -> impl Fn(&MunicipalityContext) -> Result<EnteredAs, ApiError> + Clone + Send + 'static {
+    let payor_id = payor_id.to_owned();
+    move |ctx| ctx.return_filer(&payor_id)
+}
+
+fn created(slug: &str, body: &TaxReturn) -> Result<Reply, ApiError> {
+    Ok(
+        Reply::created(return_location(slug, &body.payor_id, &body.id), body)?
+            .with_etag(etag(body.latest_version)),
+    )
 }
 
 /// File a room-tax return for a payor (quarterly or annual).
@@ -49,7 +57,7 @@ fn created(slug: &str, body: &TaxReturn) -> HttpResponse {
     operation_id = "file_return",
     tag = "returns",
     security(("bearer" = [])),
-    params(crate::api::params::PayorPath),
+    params(crate::api::params::PayorPath, crate::api::idempotency::KeyHeader),
     request_body = ReturnFiling,
     responses(
         (status = 201, description = "Filed; the body is the return's first version", body = TaxReturn,
@@ -57,8 +65,9 @@ fn created(slug: &str, body: &TaxReturn) -> HttpResponse {
                 ("Location" = String, description = "Path of the return"),
                 ("ETag" = String, description = "Strong entity tag of the version, `\"1\"`")
             )),
-        (status = 409, description = "A return for this period is on file (`period`, `return_already_filed`): amend it", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule (unknown exemption code, establishments not adding up, not attested, period not ended, `received_on` from an operator); `errors` names each", body = Problem, content_type = "application/problem+json")
+        (status = 400, description = "Malformed JSON, an unknown field or a field of the wrong type; or a malformed `Idempotency-Key` (`invalid-parameter` naming the header)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A return for this period is on file (`period`, `return_already_filed`): amend it; or a request with this `Idempotency-Key` is still being processed (`Idempotency-Key`, `idempotency_key_in_progress`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (unknown exemption code, establishments not adding up, not attested, period not ended, `received_on` from an operator); `errors` names each; or the `Idempotency-Key` was used for another request (`Idempotency-Key`, `idempotency_key_reused`)", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/returns")]
@@ -66,24 +75,28 @@ pub async fn file(
     state: web::Data<AppState>,
     here: InMunicipality,
     path: web::Path<(String, String)>,
+    idempotency: Idempotency,
     body: Result<ApiJson<ReturnFiling>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
     let today = state.clock.today();
-    let record = here
+    idempotency
         .write(
             &state,
+            here,
+            json_body(&body),
+            may_file(&payor_id),
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
                   }| {
-                ctx.return_filer(&payor_id)?;
-                filing::file(conn, &ctx, &municipality.slug, &payor_id, body?.0, today)
+                let record =
+                    filing::file(conn, &ctx, &municipality.slug, &payor_id, body?.0, today)?;
+                created(&slug, &TaxReturn::latest(&record))
             },
         )
-        .await?;
-    Ok(created(&slug, &TaxReturn::latest(&record)))
+        .await
 }
 
 /// Amend a return: a new version that supersedes the latest (nothing is overwritten).
@@ -99,7 +112,8 @@ pub async fn file(
     security(("bearer" = [])),
     params(
         crate::api::params::ReturnPath,
-        ("If-Match" = String, Header, description = "The `ETag` of the latest version, e.g. `\"1\"` (required; stale: 412)")
+        ("If-Match" = String, Header, description = "The `ETag` of the latest version, e.g. `\"1\"` (required; stale: 412)"),
+        crate::api::idempotency::KeyHeader
     ),
     request_body = ReturnFiling,
     responses(
@@ -108,9 +122,11 @@ pub async fn file(
                 ("Location" = String, description = "Path of the return"),
                 ("ETag" = String, description = "Strong entity tag of the new version")
             )),
+        (status = 400, description = "Malformed JSON, an unknown field or a field of the wrong type; or a malformed `Idempotency-Key` (`invalid-parameter` naming the header)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A request with this `Idempotency-Key` is still being processed (`Idempotency-Key`, `idempotency_key_in_progress`)", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` does not name the latest version", body = Problem, content_type = "application/problem+json"),
         (status = 428, description = "`If-Match` is missing", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule (another `period` than the return's included)", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "A field breaks a rule (another `period` than the return's included); or the `Idempotency-Key` was used for another request (`Idempotency-Key`, `idempotency_key_reused`)", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/returns/{return}/amendments")]
@@ -119,18 +135,32 @@ pub async fn amend(
     here: InMunicipality,
     path: web::Path<(String, String, String)>,
     if_match: IfMatch,
+    idempotency: Idempotency,
     body: Result<ApiJson<ReturnFiling>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id, return_id) = path.into_inner();
     let today = state.clock.today();
-    let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            // Authorise, then judge the body, then `If-Match` (as payor writes do).
-            ctx.return_filer(&payor_id)?;
-            let body = body?.0;
-            let precondition = if_match.required()?;
-            filing::amend_return(conn, &ctx, &payor_id, &return_id, precondition, body, today)
-        })
-        .await?;
-    Ok(created(&slug, &TaxReturn::latest(&record)))
+    idempotency
+        .write(
+            &state,
+            here,
+            json_body(&body),
+            may_file(&payor_id),
+            move |MunicipalUnit { conn, ctx, .. }| {
+                // Authorised; now the body, then `If-Match` (as payor writes do).
+                let body = body?.0;
+                let precondition = if_match.required()?;
+                let record = filing::amend_return(
+                    conn,
+                    &ctx,
+                    &payor_id,
+                    &return_id,
+                    precondition,
+                    body,
+                    today,
+                )?;
+                created(&slug, &TaxReturn::latest(&record))
+            },
+        )
+        .await
 }

@@ -16,6 +16,7 @@ mod annual;
 mod attachments;
 mod extensions;
 mod filing;
+mod idempotency;
 mod obligations;
 
 use reqwest::Method;

@@ -1,0 +1,318 @@
+//! `Idempotency-Key` on creating `POST`s (IETF draft-ietf-httpapi-idempotency-key-header,
+//! DESIGN §4): one mechanism every creating operation in a municipality adopts.
+//!
+//! Contract:
+//! - the header is optional; without it the operation runs as before, in one unit of
+//!   work. With it, a retry with the same key and the same request (method, path with
+//!   query, canonical body: see `domain::idempotency`) gets the first response again:
+//!   the same status, body, `Location` and `ETag`; the same key with another request is
+//!   422 (`Idempotency-Key`, `idempotency_key_reused`); a retry while the first is still
+//!   processed is 409 (`Idempotency-Key`, `idempotency_key_in_progress`); a malformed
+//!   value is 400 (`invalid-parameter` naming `Idempotency-Key`). Keys are scoped to the
+//!   caller (its actor, `user:ID` / `client:ID`) and the municipality, kept 24 hours
+//!   (`RETENTION_HOURS`), then forgotten: the key is new again;
+//! - authorisation comes first: the caller is authorised (the operation's own check)
+//!   before the key is judged or anything is stored, so an outsider gets its 404 and
+//!   leaves no row; a request whose body is refused stores nothing either (its error
+//!   comes from the work, as without a key);
+//! - the service runs one transaction per request, but a claim must be visible to a
+//!   concurrent request: so a keyed request runs (1) a short unit that authorises and
+//!   claims the key (`in_progress`, committed), then (2) the work's own unit, which
+//!   authorises again, does the work and stores the response with it (`done`), so a
+//!   stored response always describes committed work; if the work fails, (3) a short
+//!   unit releases the claim and the error is answered (a retry may try again);
+//! - lease: a claim still `in_progress` after `LEASE_MINUTES` (5) minutes is taken to
+//!   be abandoned (a crash between (1) and (3)) and the next request with the key takes
+//!   it over; should the first request still finish after that, its unit of work fails
+//!   with the 409 and rolls back, so the work is done once;
+//! - a replayed response is logged with its status only, never its body or the key
+//!   (both may be confidential).
+//!
+//! Adopting it in a handler (`POST` under `/v1/municipalities/{municipality}/...`):
+//! 1. take `idempotency: Idempotency` among the extractors;
+//! 2. replace `here.write(&state, work)` (and the response shaping after it) with
+//!    `idempotency.write(&state, here, json_body(&body), authorise, work)`, where
+//!    `authorise` is the operation's check on the context (`|ctx| ctx.return_filer(&p)`,
+//!    `|ctx| ctx.require(Action::…)`, …; it runs before anything else in each unit) and
+//!    `work` no longer authorises, and returns a [`Reply`] built inside the unit
+//!    (`Reply::created(location, &body)?`, `.with_etag(…)` when the response has one);
+//!    a raw (non-JSON) body passes `Some(raw_body(content_type, &bytes))` instead of
+//!    `json_body(&body)` (the JSON body type must derive `Serialize`);
+//! 3. list [`KeyHeader`] in the operation's `params(...)` and mention the 400/409/422 in
+//!    its responses.
+
+use actix_web::{
+    FromRequest, HttpRequest, HttpResponse,
+    dev::Payload,
+    http::{StatusCode, header},
+};
+use serde::Serialize;
+use utoipa::IntoParams;
+
+use crate::{
+    api::{
+        caller::{InMunicipality, MunicipalUnit},
+        extract::ApiJson,
+    },
+    app::AppState,
+    db::idempotency::{Claim, StoredResponse},
+    domain::{
+        DomainError,
+        idempotency::{Fingerprint, HEADER, IdempotencyKey, canonical_json},
+    },
+    error::ApiError,
+    tenancy::MunicipalityContext,
+    usecases::idempotency::{self as usecase, Begun},
+};
+
+/// The `Idempotency-Key` header, documented once (never extracted: [`Idempotency`] is).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)] // read by utoipa's derive only
+pub struct KeyHeader {
+    /// A key unique to this request, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"` (an RFC 8941
+    /// string, or bare): a retry with the same key and body gets the first response (status,
+    /// body, `Location`, `ETag`); the same key with another body is 422, a retry while the first
+    /// is processed 409, a malformed key 400. Scoped to the caller and the municipality, kept 24
+    /// hours.
+    #[param(rename = "Idempotency-Key", value_type = String, required = false, max_length = 255)]
+    idempotency_key: Option<String>,
+}
+
+/// The request's key (judged only after authorisation) and what its fingerprint covers.
+#[derive(Debug)]
+pub struct Idempotency {
+    key: Option<Result<IdempotencyKey, ApiError>>,
+    method: String,
+    target: String,
+}
+
+fn malformed(err: DomainError) -> ApiError {
+    let message = match err {
+        DomainError::Invalid { message, .. } => message,
+        other => other.to_string(),
+    };
+    ApiError::InvalidParameter {
+        name: HEADER.into(),
+        message,
+    }
+}
+
+impl FromRequest for Idempotency {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let mut values = req.headers().get_all(HEADER);
+        let key = values.next().map(|value| {
+            if values.next().is_some() {
+                return Err(ApiError::InvalidParameter {
+                    name: HEADER.into(),
+                    message: "send the header once".into(),
+                });
+            }
+            let text = value.to_str().map_err(|_| ApiError::InvalidParameter {
+                name: HEADER.into(),
+                message: "must be printable ASCII".into(),
+            })?;
+            IdempotencyKey::parse(text).map_err(malformed)
+        });
+        let target = req
+            .uri()
+            .path_and_query()
+            .map_or_else(|| req.path().to_owned(), |pq| pq.as_str().to_owned());
+        std::future::ready(Ok(Idempotency {
+            key,
+            method: req.method().as_str().to_owned(),
+            target,
+        }))
+    }
+}
+
+/// The fingerprinted bytes of a JSON body that parsed (`None` when it was refused:
+/// such a request is never claimed). Canonical: key order and spacing do not count.
+pub fn json_body<T: Serialize>(body: &Result<ApiJson<T>, ApiError>) -> Option<Vec<u8>> {
+    let value = serde_json::to_value(&body.as_ref().ok()?.0).ok()?;
+    Some(canonical_json(&value))
+}
+
+/// The fingerprinted bytes of a raw body: its declared `Content-Type` and its bytes.
+pub fn raw_body(content_type: &str, bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + content_type.len() + bytes.len());
+    out.extend_from_slice(&(content_type.len() as u64).to_be_bytes());
+    out.extend_from_slice(content_type.as_bytes());
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// A successful answer of a creating operation, as it is sent and stored.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    status: StatusCode,
+    location: Option<String>,
+    etag: Option<String>,
+    body: String,
+}
+
+impl Reply {
+    /// 201 Created at `location` with a JSON `body`.
+    pub fn created(location: String, body: &impl Serialize) -> Result<Reply, ApiError> {
+        Ok(Reply {
+            status: StatusCode::CREATED,
+            location: Some(location),
+            etag: None,
+            body: serde_json::to_string(body).map_err(ApiError::internal)?,
+        })
+    }
+
+    /// The same answer with an `ETag`.
+    pub fn with_etag(self, etag: String) -> Reply {
+        Reply {
+            etag: Some(etag),
+            ..self
+        }
+    }
+
+    fn stored(&self) -> StoredResponse {
+        StoredResponse {
+            status: i32::from(self.status.as_u16()),
+            location: self.location.clone(),
+            etag: self.etag.clone(),
+            body: self.body.clone(),
+        }
+    }
+
+    fn replayed(stored: StoredResponse) -> Result<Reply, ApiError> {
+        let status = u16::try_from(stored.status)
+            .ok()
+            .and_then(|s| StatusCode::from_u16(s).ok())
+            .ok_or_else(|| ApiError::internal("idempotency_keys: a stored status out of range"))?;
+        Ok(Reply {
+            status,
+            location: stored.location,
+            etag: stored.etag,
+            body: stored.body,
+        })
+    }
+
+    fn response(self) -> HttpResponse {
+        let mut builder = HttpResponse::build(self.status);
+        if let Some(location) = self.location {
+            builder.insert_header((header::LOCATION, location));
+        }
+        if let Some(etag) = self.etag {
+            builder.insert_header((header::ETAG, etag));
+        }
+        builder.content_type("application/json").body(self.body)
+    }
+}
+
+impl Idempotency {
+    /// Run a creating operation in `here` (see the module doc): `authorise` is the
+    /// operation's check, run first in every unit; `work` does the operation in the
+    /// request's unit of work and returns its [`Reply`]; `body` is [`json_body`] or
+    /// [`raw_body`] of the request's body.
+    pub async fn write<A, R, W>(
+        self,
+        state: &AppState,
+        here: InMunicipality,
+        body: Option<Vec<u8>>,
+        authorise: A,
+        work: W,
+    ) -> Result<HttpResponse, ApiError>
+    where
+        A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Clone + Send + 'static,
+        W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<Reply, ApiError> + Send + 'static,
+    {
+        let Some(key) = self.key else {
+            return run(state, here, None, authorise, work).await;
+        };
+        let fingerprint = body.map(|b| Fingerprint::of(&self.method, &self.target, &b));
+        let now = state.clock.now();
+        let check = authorise.clone();
+        let begun = here
+            .clone()
+            .write(state, move |unit| {
+                check(&unit.ctx)?;
+                let key = key?;
+                let Some(fingerprint) = fingerprint else {
+                    return Ok(None);
+                };
+                let actor = unit.ctx.caller.actor().to_string();
+                usecase::begin(
+                    unit.conn,
+                    unit.ctx.municipality_id,
+                    &actor,
+                    &key,
+                    &fingerprint,
+                    now,
+                )
+                .map(Some)
+            })
+            .await?;
+        match begun {
+            None => run(state, here, None, authorise, work).await,
+            Some(Begun::Replay(stored)) => {
+                tracing::info!(
+                    status = stored.status,
+                    "answered an idempotent retry with its first response"
+                );
+                Ok(Reply::replayed(stored)?.response())
+            }
+            Some(Begun::Claimed(claim)) => run(state, here, Some(claim), authorise, work).await,
+        }
+    }
+}
+
+/// The work in the request's unit of work. With a `claim` (a keyed request),
+/// the response is stored in the same unit and the claim released when the work
+/// fails; without one (no key, or a refused body), the unit is as without this module.
+async fn run<A, R, W>(
+    state: &AppState,
+    here: InMunicipality,
+    claim: Option<Claim>,
+    authorise: A,
+    work: W,
+) -> Result<HttpResponse, ApiError>
+where
+    A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Send + 'static,
+    W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<Reply, ApiError> + Send + 'static,
+{
+    let ours = claim.clone();
+    let done = here
+        .clone()
+        .write(
+            state,
+            move |MunicipalUnit {
+                      conn,
+                      ctx,
+                      municipality,
+                  }| {
+                authorise(&ctx)?;
+                let reply = work(MunicipalUnit {
+                    conn: &mut *conn,
+                    ctx,
+                    municipality,
+                })?;
+                if let Some(claim) = &ours {
+                    usecase::finish(conn, claim, &reply.stored())?;
+                }
+                Ok(reply)
+            },
+        )
+        .await;
+    match (done, claim) {
+        (Ok(reply), _) => Ok(reply.response()),
+        (Err(err), None) => Err(err),
+        (Err(err), Some(claim)) => {
+            let released = here
+                .write(state, move |unit| usecase::release(unit.conn, &claim))
+                .await;
+            if let Err(cause) = released {
+                // The claim stays until its lease runs out.
+                tracing::warn!(cause = %cause, "an idempotency claim was not released");
+            }
+            Err(err)
+        }
+    }
+}
