@@ -11,7 +11,7 @@
 //! (another's is 404), the clerk-treasurer and staff all of them. Every
 //! report filed or shown is in the access log (`marketplace_report`).
 
-use actix_web::{HttpResponse, get, http::header, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -20,16 +20,18 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::{ApiJson, ApiQuery},
+        idempotency::{Idempotency, Reply, json_body},
         pagination::{KeyCursor, next_cursor, validate_limit},
     },
     app::AppState,
     domain::{Line, Money, Period, marketplace::MarketplaceReport as Totals},
     error::{ApiError, Problem},
+    tenancy::MunicipalityContext,
     usecases::marketplace::{self, ListRequest, ReportRecord},
 };
 
 /// A marketplace provider's report as filed: totals only, never a property address.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MarketplaceReportFiling {
     /// The calendar quarter reported, e.g. "2026-Q1" (a year is refused).
@@ -182,42 +184,41 @@ pub fn report_location(slug: &str, id: &str) -> String {
     operation_id = "file_marketplace_report",
     tag = "returns",
     security(("bearer" = [])),
-    params(crate::api::params::MunicipalityPath),
+    params(crate::api::params::MunicipalityPath, crate::api::idempotency::KeyHeader),
     request_body = MarketplaceReportFiling,
     responses(
         (status = 201, description = "Filed", body = MarketplaceReport,
             headers(("Location" = String, description = "Path of the report"))),
         (status = 403, description = "The caller is not a marketplace provider of this municipality", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "This provider's report for the quarter is on file (`period`, `marketplace_report_already_filed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule (not a quarter, quarter not ended, negative amounts, exempt above gross); `errors` names each", body = Problem, content_type = "application/problem+json")
+        (status = 409, description = "This provider's report for the quarter is on file (`period`, `marketplace_report_already_filed`); or a request with this `Idempotency-Key` is still being processed (`Idempotency-Key`, `idempotency_key_in_progress`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (not a quarter, quarter not ended, negative amounts, exempt above gross); `errors` names each; or the `Idempotency-Key` was used for another request (`Idempotency-Key`, `idempotency_key_reused`)", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/marketplace-reports")]
 pub async fn file(
     state: web::Data<AppState>,
     here: InMunicipality,
+    idempotency: Idempotency,
     body: Result<ApiJson<MarketplaceReportFiling>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
-    let (slug, record) = here
+    idempotency
         .write(
             &state,
+            here,
+            json_body(&body),
+            |ctx: &MunicipalityContext| ctx.require_marketplace_provider().map(drop),
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
                   }| {
-                ctx.require_marketplace_provider()?;
                 let totals = body?.0.parse()?;
-                let record = marketplace::file(conn, &ctx, totals, today)?;
-                Ok((municipality.slug, record))
+                let report = MarketplaceReport::from(marketplace::file(conn, &ctx, totals, today)?);
+                Reply::created(report_location(&municipality.slug, &report.id), &report)
             },
         )
-        .await?;
-    let body = MarketplaceReport::from(record);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, report_location(&slug, &body.id)))
-        .json(body))
+        .await
 }
 
 /// List marketplace reports (each one listed is written to the access log).

@@ -368,3 +368,24 @@ async fn filing_and_every_read_are_in_the_access_log() {
     // No amount in the log.
     assert!(!log.to_string().contains("100.00"), "{log}");
 }
+
+/// `Idempotency-Key` on a report: the retry gets the first 201, not the 409
+/// a second report of the quarter would get.
+#[actix_web::test]
+async fn a_report_retried_with_its_key_is_filed_once() {
+    let app = spawn_demo_app_at("2026-04-10T15:00:00Z").await;
+    let token = app.token(PROVIDER).await;
+    let send = || {
+        app.call(Method::POST, REPORTS)
+            .bearer(&token)
+            .header("idempotency-key", "report-2026-q1")
+            .json(report("2026-Q1", "1000.00", "0.00", 10, "45.00"))
+            .send()
+    };
+    let first = send().await;
+    assert_eq!(first.status(), 201);
+    let first_body: Value = first.json().await.unwrap();
+    let again = send().await;
+    assert_eq!(again.status(), 201);
+    assert_eq!(again.json::<Value>().await.unwrap(), first_body);
+}

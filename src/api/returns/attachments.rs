@@ -38,6 +38,7 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
+        idempotency::{Idempotency, Reply, raw_body},
     },
     app::AppState,
     db::returns::rows::AttachmentMeta,
@@ -45,6 +46,7 @@ use crate::{
         Attachment, AttachmentError, AttachmentKind, MAX_ATTACHMENT_BYTES, MediaType,
     },
     error::{ApiError, FieldError, Problem},
+    tenancy::MunicipalityContext,
     usecases::returns::attachments,
 };
 
@@ -188,7 +190,11 @@ fn attachment_location(slug: &str, payor_id: &str, return_id: &str, id: &str) ->
     operation_id = "upload_return_attachment",
     tag = "returns",
     security(("bearer" = [])),
-    params(crate::api::params::ReturnPath, UploadParams),
+    params(
+        crate::api::params::ReturnPath,
+        UploadParams,
+        crate::api::idempotency::KeyHeader
+    ),
     request_body(
         description = "The document's bytes, at most 10 MiB (10485760 bytes)",
         content(("application/pdf"), ("image/png"), ("image/jpeg"))
@@ -199,7 +205,8 @@ fn attachment_location(slug: &str, payor_id: &str, return_id: &str, id: &str) ->
         (status = 400, description = "A query parameter is unknown, repeated or of the wrong type", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 10 MiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The content is no PDF, PNG or JPEG (`attachment_type_unsupported`, `attachment_empty`), or not the type its `Content-Type` names (`attachment_type_mismatch`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`kind` is missing or unknown (`required`, `one_of`)", body = Problem, content_type = "application/problem+json")
+        (status = 409, description = "A request with this `Idempotency-Key` is still being processed (`Idempotency-Key`, `idempotency_key_in_progress`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`kind` is missing or unknown (`required`, `one_of`); or the `Idempotency-Key` was used for another request (`Idempotency-Key`, `idempotency_key_reused`)", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/returns/{return}/attachments")]
@@ -207,27 +214,46 @@ pub async fn upload(
     state: web::Data<AppState>,
     here: InMunicipality,
     path: web::Path<(String, String, String)>,
+    idempotency: Idempotency,
     params: Result<ApiQuery<UploadParams>, ApiError>,
     body: Result<AttachmentBody, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id, return_id) = path.into_inner();
     let now = state.clock.now().naive_utc().trunc_subsecs(6);
-    let (payor, ret) = (payor_id.clone(), return_id.clone());
-    let meta = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            // Authorise, then judge the query, then the body.
-            ctx.return_filer(&payor)?;
-            let kind = AttachmentKind::parse("kind", &params?.0.kind)?;
-            let body = body?;
-            let upload =
-                Attachment::accept(kind, &body.content_type, &body.bytes).map_err(refusal)?;
-            attachments::attach(conn, &ctx, &payor, &ret, &upload, &body.bytes, now)
-        })
-        .await?;
-    let location = attachment_location(&slug, &payor_id, &return_id, &meta.id);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, location))
-        .json(AttachmentMetadata::of(&meta)?))
+    let fingerprinted = body
+        .as_ref()
+        .ok()
+        .map(|b| raw_body(&b.content_type, &b.bytes));
+    let authorise = {
+        let payor = payor_id.clone();
+        move |ctx: &MunicipalityContext| ctx.return_filer(&payor)
+    };
+    idempotency
+        .write(
+            &state,
+            here,
+            fingerprinted,
+            authorise,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                // Authorised; now judge the query, then the body.
+                let kind = AttachmentKind::parse("kind", &params?.0.kind)?;
+                let body = body?;
+                let upload =
+                    Attachment::accept(kind, &body.content_type, &body.bytes).map_err(refusal)?;
+                let meta = attachments::attach(
+                    conn,
+                    &ctx,
+                    &payor_id,
+                    &return_id,
+                    &upload,
+                    &body.bytes,
+                    now,
+                )?;
+                let location = attachment_location(&slug, &payor_id, &return_id, &meta.id);
+                Reply::created(location, &AttachmentMetadata::of(&meta)?)
+            },
+        )
+        .await
 }
 
 /// The documents attached to a return (their records, not their bytes).

@@ -10,7 +10,7 @@
 //! interest runs from. Confidential like returns: every write and every
 //! extension shown is in the access log (`return_extension`).
 
-use actix_web::{HttpResponse, get, http::header, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -20,12 +20,13 @@ use crate::{
         admin::Page,
         caller::{InMunicipality, MunicipalUnit},
         extract::{ApiJson, ApiQuery},
+        idempotency::{Idempotency, Reply, json_body},
     },
     app::AppState,
     db::returns::extensions::ExtensionQuery,
     domain::{DateLine, Period, extension::ExtensionStatus},
     error::{ApiError, Problem},
-    tenancy::Action,
+    tenancy::{Action, MunicipalityContext},
     usecases::{
         self,
         returns::extensions::{self as ext, Decide, ExtensionRecord},
@@ -49,7 +50,7 @@ pub fn extension_location(slug: &str, id: &str) -> String {
 }
 
 /// A request for more time to file a return.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExtensionRequestBody {
     /// The return's period: "2026-Q1", "2026" or "FY2026-06" (not yet filed).
@@ -198,13 +199,13 @@ fn listed(page: &Page, records: Vec<ExtensionRecord>) -> ExtensionList {
     operation_id = "request_extension",
     tag = "returns",
     security(("bearer" = [])),
-    params(crate::api::params::PayorPath),
+    params(crate::api::params::PayorPath, crate::api::idempotency::KeyHeader),
     request_body = ExtensionRequestBody,
     responses(
         (status = 201, description = "Asked; the clerk-treasurer decides", body = ReturnExtension,
             headers(("Location" = String, description = "Path of the extension"))),
-        (status = 409, description = "The return is on file (`period`, `return_already_filed`) or a request for it is open (`period`, `extension_already_open`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The policy has no extension (`period`, `extension_not_allowed`), the period is not one the payor owes, or the reason is blank or too long", body = Problem, content_type = "application/problem+json")
+        (status = 409, description = "The return is on file (`period`, `return_already_filed`) or a request for it is open (`period`, `extension_already_open`); or a request with this `Idempotency-Key` is still being processed (`Idempotency-Key`, `idempotency_key_in_progress`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The policy has no extension (`period`, `extension_not_allowed`), the period is not one the payor owes, or the reason is blank or too long; or the `Idempotency-Key` was used for another request (`Idempotency-Key`, `idempotency_key_reused`)", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/extensions")]
@@ -212,20 +213,29 @@ pub async fn request(
     state: web::Data<AppState>,
     here: InMunicipality,
     path: web::Path<(String, String)>,
+    idempotency: Idempotency,
     body: Result<ApiJson<ExtensionRequestBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
     let now = state.clock.now();
-    let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.return_filer(&payor_id)?;
-            let body = body?.0;
-            ext::request(conn, &ctx, &payor_id, body.period, &body.reason, now)
-        })
-        .await?;
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, extension_location(&slug, &record.row.id)))
-        .json(ReturnExtension::from(record)))
+    let authorise = {
+        let payor_id = payor_id.clone();
+        move |ctx: &MunicipalityContext| ctx.return_filer(&payor_id)
+    };
+    idempotency
+        .write(
+            &state,
+            here,
+            json_body(&body),
+            authorise,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let body = body?.0;
+                let record = ext::request(conn, &ctx, &payor_id, body.period, &body.reason, now)?;
+                let location = extension_location(&slug, &record.row.id);
+                Reply::created(location, &ReturnExtension::from(record))
+            },
+        )
+        .await
 }
 
 /// The payor's extension requests and decisions, newest first.

@@ -468,3 +468,40 @@ async fn others_learn_nothing_and_readers_may_not_upload() {
         "the clerk's and the staff's lists and downloads: {reads:?}"
     );
 }
+
+/// `Idempotency-Key` on an upload: the retry gets the first 201 and the
+/// document is stored once; other bytes under the same key are 422.
+#[actix_web::test]
+async fn an_upload_retried_with_its_key_is_stored_once() {
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let op = app.token(HAYWARD_OPERATOR).await;
+    let (path, _) = filed(&app, &op).await;
+    let send = |bytes: Vec<u8>, content_type: &'static str| {
+        app.client
+            .post(app.url(&format!("{path}/attachments?{STATE_RETURN}")))
+            .bearer_auth(&op)
+            .header("content-type", content_type)
+            .header("idempotency-key", "\"upload-1\"")
+            .body(bytes)
+            .send()
+    };
+    let first = send(pdf(), "application/pdf").await.expect("sent");
+    assert_eq!(first.status(), 201);
+    let location = first.headers()["location"].to_str().unwrap().to_owned();
+    let first: Value = first.json().await.unwrap();
+    let again = send(pdf(), "application/pdf").await.expect("sent");
+    assert_eq!(again.status(), 201);
+    assert_eq!(again.headers()["location"].to_str().unwrap(), location);
+    assert_eq!(again.json::<Value>().await.unwrap(), first);
+    let list: Value = app
+        .call(Method::GET, &format!("{path}/attachments"))
+        .bearer(&op)
+        .send()
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
+    let other = send(png(), "image/png").await.expect("sent");
+    assert_eq!(other.status(), 422);
+}

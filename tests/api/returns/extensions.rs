@@ -482,3 +482,25 @@ async fn only_the_payor_and_its_municipality_ask_see_or_decide_extensions() {
     let res = app.call(Method::GET, &motel).send().await;
     assert_eq!(res.status(), 401);
 }
+
+/// `Idempotency-Key` on a request: the retry gets the first 201, one request is stored.
+#[actix_web::test]
+async fn an_extension_request_retried_with_its_key_is_asked_once() {
+    let app = spawn_demo_app_at("2026-04-10T15:00:00Z").await;
+    let op = app.token(super::OPERATOR).await;
+    let send = |reason: &'static str| {
+        app.call(Method::POST, &extensions_of(super::MOTEL))
+            .bearer(&op)
+            .header("idempotency-key", "ext-1")
+            .json(json!({"period": "2026-Q1", "reason": reason}))
+            .send()
+    };
+    let first = send("the bookkeeper is in hospital").await;
+    assert_eq!(first.status(), 201);
+    let location = first.headers()["location"].to_str().unwrap().to_owned();
+    let again = send("the bookkeeper is in hospital").await;
+    assert_eq!(again.status(), 201, "a replay, not a second request (409)");
+    assert_eq!(again.headers()["location"].to_str().unwrap(), location);
+    let other = send("another reason").await;
+    assert_eq!(other.status(), 422);
+}
