@@ -26,7 +26,8 @@
 //!   it over; should the first request still finish after that, its unit of work fails
 //!   with the 409 and rolls back, so the work is done once;
 //! - a replayed response is logged with its status only, never its body or the key
-//!   (both may be confidential).
+//!   (both may be confidential); since it shows the record again, it is written to the
+//!   access log as a read (record type `replayed_response`, the record's path as id).
 //!
 //! Adopting it in a handler (`POST` under `/v1/municipalities/{municipality}/...`):
 //! 1. take `idempotency: Idempotency` among the extractors;
@@ -230,6 +231,7 @@ impl Idempotency {
         let fingerprint = body.map(|b| Fingerprint::of(&self.method, &self.target, &b));
         let now = state.clock.now();
         let check = authorise.clone();
+        let target = self.target.clone();
         let begun = here
             .clone()
             .write(state, move |unit| {
@@ -239,15 +241,20 @@ impl Idempotency {
                     return Ok(None);
                 };
                 let actor = unit.ctx.caller.actor().to_string();
-                usecase::begin(
+                let begun = usecase::begin(
                     unit.conn,
                     unit.ctx.municipality_id,
                     &actor,
                     &key,
                     &fingerprint,
                     now,
-                )
-                .map(Some)
+                )?;
+                if let Begun::Replay(stored) = &begun {
+                    // A replay shows the confidential record again: it is a read.
+                    let record = stored.location.as_deref().unwrap_or(&target);
+                    log_replay(unit.conn, &unit.ctx, record)?;
+                }
+                Ok(Some(begun))
             })
             .await?;
         match begun {
@@ -262,6 +269,25 @@ impl Idempotency {
             Some(Begun::Claimed(claim)) => run(state, here, Some(claim), authorise, work).await,
         }
     }
+}
+
+/// Append the access-log entry of a replayed response: record type
+/// `replayed_response`, the record's path (its `Location`) as its id.
+fn log_replay(
+    conn: &mut crate::db::DbConn,
+    ctx: &MunicipalityContext,
+    record: &str,
+) -> Result<(), ApiError> {
+    let actor = crate::usecases::payors::Actor::of(ctx)?;
+    let basis = ctx.role_basis();
+    crate::db::access_log::record(
+        conn,
+        ctx.municipality_id,
+        &actor.reader(&basis),
+        "replayed_response",
+        record,
+    )?;
+    Ok(())
 }
 
 /// The work in the request's unit of work. With a `claim` (a keyed request),

@@ -295,3 +295,36 @@ async fn an_amendment_retried_is_one_new_version_with_the_first_etag() {
         .map(Vec::len);
     assert_eq!(count, Some(2), "{versions}");
 }
+
+/// A replay shows the confidential return again: it is in the access log.
+#[actix_web::test]
+async fn a_replay_is_written_to_the_access_log() {
+    let app = crate::helpers::spawn_demo_app_at(T0).await;
+    let token = app.token(OPERATOR).await;
+    let body = filing("2026-Q1", "100.00", "0.00");
+    let first = file_with_key(&app, &token, "log-me", body.clone()).await;
+    let location = first.headers()["location"].to_str().unwrap().to_owned();
+    let again = file_with_key(&app, &token, "log-me", body).await;
+    assert_eq!(again.status(), 201);
+    let clerk = app.token(CLERK).await;
+    let log: Value = app
+        .call(
+            Method::GET,
+            "/v1/municipalities/montello/access-log?limit=200",
+        )
+        .bearer(&clerk)
+        .send()
+        .await
+        .json()
+        .await
+        .unwrap();
+    let replays: Vec<&Value> = log["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["record_type"] == "replayed_response")
+        .collect();
+    assert_eq!(replays.len(), 1, "{log}");
+    assert_eq!(replays[0]["record_id"], location.as_str());
+    assert_eq!(replays[0]["basis"], "operator");
+}
