@@ -12,7 +12,7 @@
 //!   **Q4, incomplete** (no copy attached).
 //!
 //! Contract: filed through the returns use cases (`record_filing`,
-//! `record_amendment`), as the demo users; a period already on file is left
+//! `record_amendment`, `record_attachment`), as the demo users; a period already on file is left
 //! alone, so loading twice changes nothing.
 
 use chrono::NaiveDate;
@@ -20,7 +20,7 @@ use serde_json::json;
 
 use super::{DemoReport, HAYWARD_LODGE_ID, MONTELLO_CAMPGROUND_ID, MONTELLO_MOTEL_ID, date};
 use crate::{
-    db::{self, DbConn, returns::rows::NewAttachment},
+    db::{self, DbConn},
     domain::{
         attachment::{Attachment, AttachmentKind},
         returns::ReturnFiling,
@@ -29,7 +29,10 @@ use crate::{
     tenancy::{DbScope, EnteredAs},
     usecases::{
         payors::Precondition,
-        returns::filing::{Filer, record_amendment, record_filing},
+        returns::{
+            attachments::record_attachment,
+            filing::{Filer, record_amendment, record_filing},
+        },
     },
 };
 
@@ -286,7 +289,7 @@ pub(super) fn ensure(
                         day(when),
                     )?;
                 }
-                AttachSalesTaxReturn => attach_sales_tax_return(conn, &filer, &id, on)?,
+                AttachSalesTaxReturn => attach_sales_tax_return(conn, &filer, year.payor, &id, on)?,
             }
         }
         if let Some(Annual { quarters, on }) = &year.annual {
@@ -327,6 +330,7 @@ fn sum<'a>(amounts: impl Iterator<Item = &'a str>) -> Result<String, ApiError> {
 fn attach_sales_tax_return(
     conn: &mut DbConn,
     filer: &Filer,
+    payor: &str,
     return_id: &str,
     on: NaiveDate,
 ) -> Result<(), ApiError> {
@@ -336,20 +340,15 @@ fn attach_sales_tax_return(
         SALES_TAX_RETURN_PDF,
     )
     .map_err(|e| ApiError::internal(format!("demo attachment: {e:?}")))?;
-    db::returns::attachments::insert(
+    let at = on.and_hms_opt(12, 0, 0).expect("noon");
+    record_attachment(
         conn,
-        &NewAttachment {
-            municipality_id: filer.municipality_id,
-            id: &db::identity::new_id(),
-            return_id,
-            kind: checked.kind.as_str(),
-            content_type: checked.media_type.mime(),
-            size_bytes: checked.size as i64,
-            sha256: &checked.sha256,
-            content: SALES_TAX_RETURN_PDF,
-            uploaded_by: &filer.entered_by,
-            uploaded_at: on.and_hms_opt(12, 0, 0).expect("noon"),
-        },
+        filer,
+        payor,
+        return_id,
+        &checked,
+        SALES_TAX_RETURN_PDF,
+        at,
     )?;
     Ok(())
 }

@@ -22,6 +22,7 @@
 
 use chrono::NaiveDateTime;
 
+use super::filing::Filer;
 use super::{log_read, reading_for};
 use crate::{
     db::{
@@ -66,12 +67,32 @@ pub fn attach(
     bytes: &[u8],
     now: NaiveDateTime,
 ) -> Result<AttachmentMeta, ApiError> {
-    ctx.return_filer(payor_id)?;
-    require_return(conn, ctx.municipality_id, payor_id, return_id)?;
+    let filer = Filer::authorised(ctx, "", payor_id)?;
+    let meta = record_attachment(conn, &filer, payor_id, return_id, upload, bytes, now)?;
+    Actor::of(ctx)?.log_write(
+        conn,
+        ctx,
+        RECORD_TYPE,
+        &record_id(return_id, &meta.id),
+        "create",
+    )?;
+    Ok(meta)
+}
+
+/// [`attach`] once authorised, without the access log (the demo attaches this way).
+pub fn record_attachment(
+    conn: &mut DbConn,
+    filer: &Filer,
+    payor_id: &str,
+    return_id: &str,
+    upload: &Attachment,
+    bytes: &[u8],
+    now: NaiveDateTime,
+) -> Result<AttachmentMeta, ApiError> {
+    require_return(conn, filer.municipality_id, payor_id, return_id)?;
     let size = i64::try_from(upload.size).map_err(ApiError::internal)?;
-    let uploaded_by = ctx.caller.actor().to_string();
     let row = NewAttachment {
-        municipality_id: ctx.municipality_id,
+        municipality_id: filer.municipality_id,
         id: &db::identity::new_id(),
         return_id,
         kind: upload.kind.as_str(),
@@ -79,17 +100,10 @@ pub fn attach(
         size_bytes: size,
         sha256: &upload.sha256,
         content: bytes,
-        uploaded_by: &uploaded_by,
+        uploaded_by: &filer.entered_by,
         uploaded_at: now,
     };
     db::returns::attachments::insert(conn, &row)?;
-    Actor::of(ctx)?.log_write(
-        conn,
-        ctx,
-        RECORD_TYPE,
-        &record_id(return_id, row.id),
-        "create",
-    )?;
     Ok(AttachmentMeta {
         municipality_id: row.municipality_id,
         id: row.id.to_owned(),
@@ -98,7 +112,7 @@ pub fn attach(
         content_type: row.content_type.to_owned(),
         size_bytes: size,
         sha256: upload.sha256.clone(),
-        uploaded_by,
+        uploaded_by: filer.entered_by.clone(),
         uploaded_at: now,
     })
 }
