@@ -239,6 +239,58 @@ pub fn window(
     })
 }
 
+/// Whether an extension for `period` may still be asked on `today` (the
+/// municipality's local date): not before the period has begun (there is no
+/// return to extend yet: `period_not_started`), and not after the latest date
+/// the policy could extend its filing to (Montello room tax, administration ¶:
+/// "in no event longer than one month from the filing date"; after it, an
+/// extension could only waive what lateness already owes: `extension_too_late`).
+pub fn check_asked_in_time(
+    history: &PolicyHistory,
+    period: &Period,
+    today: NaiveDate,
+) -> Result<(), DomainError> {
+    if today < period.first_day() {
+        return Err(DomainError::invalid(
+            "period",
+            "period_not_started",
+            format!(
+                "{period} begins on {}: no return of it can be extended yet",
+                period.first_day()
+            ),
+        ));
+    }
+    let window = window(history, period, None)?;
+    if let Some(limit) = window.limit
+        && today > limit
+    {
+        return Err(DomainError::invalid(
+            "period",
+            "extension_too_late",
+            format!(
+                "the time to file {period} could be extended to {limit} at the latest, a date already passed (today is {today})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a grant's date is still to come: an extension to a date already
+/// passed would only waive the lateness the return already owes
+/// (`extension_in_the_past`, field `extended_to`).
+pub fn check_granted_in_time(extended_to: NaiveDate, today: NaiveDate) -> Result<(), DomainError> {
+    if extended_to < today {
+        return Err(DomainError::invalid(
+            "extended_to",
+            "extension_in_the_past",
+            format!(
+                "{extended_to} has already passed (today is {today}): an extension moves a date still to come"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,5 +449,19 @@ mod tests {
             assert_eq!(ExtensionStatus::from_stored(s.as_str()), Some(s));
         }
         assert_eq!(ExtensionStatus::from_stored("open"), None);
+    }
+
+    #[test]
+    fn an_extension_is_asked_between_the_periods_start_and_the_latest_date_allowed() {
+        let h = history(montello());
+        let q3 = Period::parse("2026-Q3").unwrap();
+        // Due 2026-10-31; at most one month: 2026-11-30.
+        assert!(check_asked_in_time(&h, &q3, d("2026-11-30")).is_ok());
+        let late = check_asked_in_time(&h, &q3, d("2026-12-01")).unwrap_err();
+        assert!(format!("{late:?}").contains("extension_too_late"));
+        let early = check_asked_in_time(&h, &q3, d("2026-06-30")).unwrap_err();
+        assert!(format!("{early:?}").contains("period_not_started"));
+        assert!(check_granted_in_time(d("2026-11-30"), d("2026-11-30")).is_ok());
+        assert!(check_granted_in_time(d("2026-11-29"), d("2026-11-30")).is_err());
     }
 }

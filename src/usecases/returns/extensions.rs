@@ -36,9 +36,10 @@ use crate::{
     },
     domain::{
         Period, PolicyHistory,
+        clock::local_date,
         extension::{
-            ExtensionDecision, ExtensionRequest, ExtensionStatus, ExtensionWindow, grant, refuse,
-            window,
+            ExtensionDecision, ExtensionRequest, ExtensionStatus, ExtensionWindow,
+            check_asked_in_time, check_granted_in_time, grant, refuse, window,
         },
         returns::check_annual_period,
     },
@@ -126,6 +127,7 @@ pub fn request(
     ctx.return_filer(payor_id)?;
     let terms = PayorTerms::load(conn, ctx.municipality_id, payor_id)?;
     let asked = ExtensionRequest::new(&terms.history, period, reason)?;
+    check_asked_in_time(&terms.history, &period, local_date(now))?;
     if let Some(policy) = terms.history.for_period(&period) {
         check_annual_period(&period, terms.election, policy)?;
     }
@@ -209,6 +211,7 @@ pub fn decide(
     let current = record_of(&history, row)?;
     let judged = match &decision {
         Decide::Grant { extended_to, note } => {
+            check_granted_in_time(*extended_to, local_date(now))?;
             grant(&history, &current.period, *extended_to, note.as_deref())?
         }
         Decide::Refuse { reason } => refuse(reason)?,

@@ -504,3 +504,28 @@ async fn an_extension_request_retried_with_its_key_is_asked_once() {
     let other = send("another reason").await;
     assert_eq!(other.status(), 422);
 }
+
+/// An extension moves a date still to come: asked after the latest date the
+/// policy allows (2026-Q3: due 2026-10-31, at most 2026-11-30), or granted to
+/// a date already passed, it would only waive what lateness owes (a backdated
+/// grant once took Montello's $1,000 forfeiture off a late return).
+#[actix_web::test]
+async fn an_extension_cannot_be_asked_or_granted_after_its_time() {
+    let app = spawn_demo_app_at("2026-12-01T15:00:00Z").await;
+    let op = app.token(super::OPERATOR).await;
+    let res = ask(&app, &op, super::MOTEL, "2026-Q3").await;
+    assert_problem(res, 422, "validation-failed", Some("period")).await;
+    let res = ask(&app, &op, super::MOTEL, "2199-Q1").await;
+    assert_problem(res, 422, "validation-failed", Some("period")).await;
+    // 2026-Q4 (due 2027-01-31) may be asked now; granted to a past date it is refused.
+    let path = asked(&app, &op, super::MOTEL, "2026-Q4").await;
+    let clerk = app.token(super::CLERK).await;
+    app.set_now("2027-02-10T15:00:00Z");
+    let res = app
+        .call(Method::POST, &format!("{path}/grant"))
+        .bearer(&clerk)
+        .json(json!({"extended_to": "2027-02-05"}))
+        .send()
+        .await;
+    assert_problem(res, 422, "validation-failed", Some("extended_to")).await;
+}
