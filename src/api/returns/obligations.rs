@@ -104,7 +104,7 @@ pub struct PeriodParams {
     pub cursor: Option<String>,
 }
 
-const CSV_HEADER: &str = "payor_id,legal_name,period,due_date,filing_due_date,status,return_id,filed_on,tax,amount_due,missing_attachments\r\n";
+const CSV_HEADER: &str = "payor_id,legal_name,period,due_date,filing_due_date,status,return_id,filed_on,tax,amount_due_on_filing,missing_attachments\r\n";
 
 /// One CSV field, quoted when it must be (RFC 4180), and never read by a
 /// spreadsheet as a formula (a leading `=`, `+`, `-`, `@` is prefixed with `'`).
@@ -134,7 +134,7 @@ fn csv_row(r: &PeriodReturn) -> String {
         opt(o.return_id.clone()),
         opt(o.filed_on.map(|d| d.to_string())),
         opt(r.tax.map(|m| m.to_string())),
-        opt(r.amount_due.map(|m| m.to_string())),
+        opt(r.amount_due_on_filing.map(|m| m.to_string())),
         csv_field(&r.missing_attachments.join(" ")),
     ]
     .join(",")
@@ -153,7 +153,7 @@ fn csv_row(r: &PeriodReturn) -> String {
     security(("bearer" = [])),
     params(crate::api::params::MunicipalityPath, PeriodParams),
     responses(
-        (status = 200, description = "A page of the period's returns", content(
+        (status = 200, description = "A page of the period's returns (as CSV, the next page is in a `Link` header)", content(
             (PeriodReturnList = "application/json"),
             (String = "text/csv")
         ))
@@ -167,11 +167,16 @@ pub async fn for_period(
     params: Result<ApiQuery<PeriodParams>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
-    let (entries, limit) = here
+    let (entries, limit, query) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ctx.require(Action::ReviewReturns)?;
             let params = params?.0;
             let limit = validate_limit(params.limit)?;
+            // The request's own filters, for the CSV's link to the next page.
+            let mut query = format!("period={}&limit={limit}", params.period);
+            if let Some(status) = params.status {
+                query.push_str(&format!("&status={}", status.as_str()));
+            }
             let after = params.cursor.as_deref().map(KeyCursor::parse).transpose()?;
             let entries = reading::for_period(
                 conn,
@@ -182,7 +187,7 @@ pub async fn for_period(
                 limit as usize,
                 today,
             )?;
-            Ok((entries, limit))
+            Ok((entries, limit, query))
         })
         .await?;
     let items: Vec<PeriodReturn> = entries.into_iter().map(Into::into).collect();
@@ -198,7 +203,7 @@ pub async fn for_period(
         let mut res = HttpResponse::Ok();
         res.content_type("text/csv; charset=utf-8");
         if let Some(c) = next_cursor {
-            res.insert_header(("Link", format!("<?cursor={c}>; rel=\"next\"")));
+            res.insert_header(("Link", format!("<?{query}&cursor={c}>; rel=\"next\"")));
         }
         return Ok(res.body(body));
     }

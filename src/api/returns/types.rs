@@ -211,8 +211,9 @@ pub struct PeriodReturn {
     pub obligation: ObligationView,
     /// Tax on its latest version (null when not filed).
     pub tax: Option<Money>,
-    /// Amount due on the original filing (null when not filed).
-    pub amount_due: Option<Money>,
+    /// What the original filing owed (its tax, interest and fees; later versions'
+    /// differences are on the return's versions); null when not filed.
+    pub amount_due_on_filing: Option<Money>,
     /// The return's status (`filed`, `filed_late`, `incomplete`; null when not filed).
     pub return_status: Option<String>,
     /// Attachment kinds still missing.
@@ -221,7 +222,7 @@ pub struct PeriodReturn {
 
 impl From<PeriodEntry> for PeriodReturn {
     fn from(e: PeriodEntry) -> Self {
-        let (tax, amount_due, return_status, missing) = match &e.record {
+        let (tax, amount_due_on_filing, return_status, missing) = match &e.record {
             Some(r) => (
                 Some(r.latest().assessed.assessment.tax),
                 Some(Money::from_cents(r.original().row.amount_due_cents)),
@@ -235,7 +236,7 @@ impl From<PeriodEntry> for PeriodReturn {
             legal_name: e.legal_name,
             obligation: e.obligation.into(),
             tax,
-            amount_due,
+            amount_due_on_filing,
             return_status,
             missing_attachments: missing,
         }

@@ -202,8 +202,8 @@ pub struct PeriodEntry {
 
 /// Every payor's return for `period` in the municipality, filed or not
 /// (`Action::ReviewReturns`), in payor-id order after `after`, at most
-/// `limit`; `status` keeps only those with that status. Each return shown
-/// is logged.
+/// `limit`; `status` keeps only those with that status. Each payor and
+/// each return shown is logged.
 pub fn for_period(
     conn: &mut DbConn,
     ctx: &MunicipalityContext,
@@ -246,6 +246,14 @@ pub fn for_period(
         if status.is_some_and(|s| s != obligation.status) {
             continue;
         }
+        // The payor's name is confidential too: every payor shown is logged.
+        db::access_log::record(
+            conn,
+            ctx.municipality_id,
+            &actor.reader(&basis),
+            "payor",
+            &payor.id,
+        )?;
         let record = match &obligation.return_id {
             Some(id) => {
                 let r = record_of(conn, ctx.municipality_id, &payor.id, id)?;

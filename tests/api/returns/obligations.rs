@@ -158,3 +158,64 @@ async fn an_operator_sees_its_own_obligations_only() {
     assert_eq!(body["items"][0]["period"], "2025-Q4");
     assert_eq!(body["items"][0]["status"], "missing");
 }
+
+#[actix_web::test]
+async fn the_csv_pages_with_a_link_that_keeps_the_filters_and_payors_shown_are_logged() {
+    let app = spawn_demo_app_at("2026-12-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let first = app
+        .call(
+            Method::GET,
+            &format!("{PERIOD_VIEW}?period=2025-Q3&status=filed&limit=1"),
+        )
+        .bearer(&clerk)
+        .header("accept", "text/csv")
+        .send()
+        .await;
+    assert_eq!(first.status(), 200);
+    let link = first.headers()["link"].to_str().unwrap().to_owned();
+    let next = link
+        .trim_start_matches('<')
+        .split('>')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(
+        next.contains("period=2025-Q3")
+            && next.contains("status=filed")
+            && next.contains("limit=1"),
+        "{link}"
+    );
+    let second = app
+        .call(Method::GET, &format!("{PERIOD_VIEW}{next}"))
+        .bearer(&clerk)
+        .header("accept", "text/csv")
+        .send()
+        .await;
+    assert_eq!(second.status(), 200, "the next page answers");
+    let rows = second.text().await.unwrap();
+    assert_eq!(rows.lines().count(), 2, "{rows}");
+    // Both payors shown (names are confidential) are in the access log.
+    let log: Value = app
+        .call(
+            Method::GET,
+            "/v1/municipalities/montello/access-log?limit=200",
+        )
+        .bearer(&clerk)
+        .send()
+        .await
+        .json()
+        .await
+        .unwrap();
+    let payors: Vec<&str> = log["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["record_type"] == "payor")
+        .map(|e| e["record_id"].as_str().unwrap())
+        .collect();
+    assert!(
+        payors.contains(&MOTEL) && payors.contains(&CAMPGROUND),
+        "{payors:?}"
+    );
+}
