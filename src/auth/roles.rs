@@ -162,10 +162,12 @@ pub enum ApiScope {
     /// Create and update payors and establishments.
     #[serde(rename = "payors:write")]
     PayorsWrite,
-    /// Read returns.
+    /// Reserved: read returns. Returns are not open to API clients yet (a
+    /// client is tenant-wide and would see every payor's returns); a token with
+    /// this scope is refused on every returns operation (404).
     #[serde(rename = "returns:read")]
     ReturnsRead,
-    /// File and amend returns.
+    /// Reserved: file and amend returns (refused like `returns:read` for now).
     #[serde(rename = "returns:write")]
     ReturnsWrite,
     /// Read policy versions.
