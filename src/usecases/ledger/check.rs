@@ -64,8 +64,15 @@ fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
 /// Run every check (see the module doc).
 pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
     let mut report = CheckReport::default();
-    let pending = db::migrations::pending(conn)
-        .map_err(|e| ApiError::internal(format!("cannot read the migrations: {e}")))?;
+    let pending = match db::migrations::pending(conn) {
+        Ok(n) => n,
+        Err(e) => {
+            report.broken.push(format!(
+                "the applied migrations cannot be read ({e}): is this database migrated? run `roomtax migrate`"
+            ));
+            return Ok(report);
+        }
+    };
     if pending > 0 {
         report.broken.push(format!(
             "{pending} migration(s) not applied: run `roomtax migrate` first"
@@ -117,16 +124,20 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             check_municipality(conn, m.id, &m.slug, &mut report, &mut totals)
         })?;
     }
-    report.checked.push(format!(
-        "{} journal(s) in {} municipality(ies) have lines ({} line(s)) summing to zero, with known kinds, causes and accounts",
-        totals.journals,
-        municipalities.len(),
-        totals.lines
-    ));
-    report.checked.push(format!(
-        "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
-        totals.versions, totals.returns
-    ));
+    if totals.journal_faults == 0 {
+        report.checked.push(format!(
+            "{} journal(s) in {} municipality(ies) have lines ({} line(s)) summing to zero, with known kinds, causes and accounts",
+            totals.journals,
+            municipalities.len(),
+            totals.lines
+        ));
+    }
+    if totals.version_faults == 0 {
+        report.checked.push(format!(
+            "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
+            totals.versions, totals.returns
+        ));
+    }
     Ok(report)
 }
 
@@ -136,6 +147,10 @@ struct Totals {
     lines: usize,
     versions: usize,
     returns: usize,
+    /// Violations found on journals and lines.
+    journal_faults: usize,
+    /// Violations found on versions and the journals they cause.
+    version_faults: usize,
 }
 
 fn check_municipality(
@@ -156,6 +171,7 @@ fn check_municipality(
     }
     totals.journals += journals.len();
     totals.lines += lines.values().map(Vec::len).sum::<usize>();
+    let before = report.broken.len();
     let mut by_cause: BTreeMap<(String, String), Vec<&db::ledger::JournalRow>> = BTreeMap::new();
     for j in &journals {
         let name = format!("{slug}: journal {}", j.id);
@@ -198,6 +214,8 @@ fn check_municipality(
         }
     }
 
+    totals.journal_faults += report.broken.len() - before;
+    let before = report.broken.len();
     let payors: BTreeMap<String, String> = db::ledger::return_payors(conn, municipality_id)?
         .into_iter()
         .collect();
@@ -275,5 +293,6 @@ fn check_municipality(
             }
         }
     }
+    totals.version_faults += report.broken.len() - before;
     Ok(())
 }
