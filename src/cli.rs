@@ -1,5 +1,6 @@
-//! The command line: `serve` (default), `migrate`, `demo`, `policy add`,
-//! `admin ...` (tenants, users, passwords, signing keys), `openapi`.
+//! The command line: `serve` (default), `migrate`, `demo`, `check`,
+//! `policy add`, `admin ...` (tenants, users, passwords, signing keys),
+//! `openapi`.
 //!
 //! Contract: parse arguments, load [`Settings`], call into the library and
 //! turn failures into a message on stderr and a non-zero exit code. No
@@ -41,6 +42,11 @@ pub enum Command {
     Migrate,
     /// Load the demo data into the configured database (idempotent) and exit.
     Demo,
+    /// Verify the ledger's invariants on the configured database (reads only,
+    /// migrates nothing): every journal has lines summing to zero, every
+    /// version of a return has its journal, the append-only guards are in
+    /// force. Prints what it checked; exits non-zero naming each broken one.
+    Check,
     /// Manage municipalities' policy versions (the ordinance as data).
     #[command(subcommand)]
     Policy(PolicyCommand),
@@ -463,6 +469,31 @@ fn load_demo(settings: &Settings) -> Result<(), String> {
     Ok(())
 }
 
+/// `roomtax check`: run the ledger's checks on the runtime connection.
+fn check(settings: &Settings) -> Result<(), String> {
+    let mut conn = Target::parse(&settings.database_url)
+        .and_then(|t| t.connect())
+        .map_err(|e| e.to_string())?;
+    // The operator runs this: an unexpected database error is shown as it is.
+    let report = crate::usecases::ledger::check::run(&mut conn).map_err(|e| e.to_string())?;
+    for line in &report.checked {
+        println!("ok: {line}");
+    }
+    for line in &report.broken {
+        println!("BROKEN: {line}");
+    }
+    if report.is_sound() {
+        println!("ledger check passed");
+        Ok(())
+    } else {
+        Err(format!(
+            "ledger check failed: {} invariant violation(s): {}",
+            report.broken.len(),
+            report.broken.join("; ")
+        ))
+    }
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let settings = Settings::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
     match cli.command.unwrap_or(Command::Serve { demo: false }) {
@@ -563,6 +594,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Demo => {
             telemetry::init(&settings);
             load_demo(&settings)
+        }
+        Command::Check => {
+            telemetry::init(&settings);
+            check(&settings)
         }
         Command::Serve { demo } => {
             telemetry::init(&settings);

@@ -17,6 +17,7 @@ pub mod disclosures;
 pub mod grants;
 pub mod idempotency;
 pub mod identity;
+pub mod ledger;
 pub mod marketplace;
 pub mod migrations;
 pub mod models;

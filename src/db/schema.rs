@@ -335,3 +335,30 @@ diesel::table! {
         response_etag -> Nullable<Text>,
     }
 }
+
+diesel::table! {
+    /// Ledger journals (append-only): one posting with its cause.
+    ledger_journals (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        posted_on -> Date,
+        kind -> Text,
+        cause_type -> Text,
+        cause_id -> Text,
+        memo -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Ledger lines (append-only): signed integer cents, debit positive.
+    ledger_lines (municipality_id, journal_id, line_no) {
+        municipality_id -> BigInt,
+        journal_id -> Text,
+        line_no -> Integer,
+        account -> Text,
+        amount_cents -> BigInt,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(ledger_journals, ledger_lines);

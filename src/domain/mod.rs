@@ -22,6 +22,7 @@ pub mod explain;
 pub mod extension;
 pub mod idempotency;
 pub mod iso_date;
+pub mod ledger;
 pub mod marketplace;
 pub mod money;
 pub mod obligations;

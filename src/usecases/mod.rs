@@ -10,6 +10,7 @@
 pub mod accounts;
 pub mod disclosures;
 pub mod idempotency;
+pub mod ledger;
 pub mod marketplace;
 pub mod membership;
 pub mod payors;

@@ -17,6 +17,7 @@ mod errors;
 mod health;
 mod helpers;
 mod hostile;
+mod ledger;
 mod marketplace;
 mod matrix;
 mod migrations;

@@ -168,6 +168,7 @@ fn extension_for(
 
 /// What a new version stores.
 struct NewVersion<'a> {
+    payor_id: &'a str,
     return_id: &'a str,
     version: i64,
     source: &'a str,
@@ -206,7 +207,15 @@ fn insert_version(conn: &mut DbConn, filer: &Filer, v: NewVersion<'_>) -> Result
             _,
         ) => ApiError::PreconditionFailed,
         e => e.into(),
-    })
+    })?;
+    // Every stored version posts its journal in the same transaction.
+    crate::usecases::ledger::post_return_version(
+        conn,
+        v.payor_id,
+        &row,
+        &v.assessed.assessment,
+        v.assessed.difference.as_ref(),
+    )
 }
 
 fn details_of(filing: &Filing) -> StoredFiling {
@@ -314,6 +323,7 @@ pub fn record_filing(
         conn,
         filer,
         NewVersion {
+            payor_id,
             return_id: &header.id,
             version: 1,
             source: "filed",
@@ -415,6 +425,7 @@ pub fn record_amendment(
         conn,
         filer,
         NewVersion {
+            payor_id,
             return_id,
             version: latest.row.version + 1,
             source: "amended",
@@ -514,6 +525,7 @@ fn reconcile_annual(
             conn,
             filer,
             NewVersion {
+                payor_id: &terms.payor.id,
                 return_id: &record.header.id,
                 version: latest.row.version + 1,
                 source: "annual_adjustment",

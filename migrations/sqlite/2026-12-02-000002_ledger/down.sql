@@ -1,0 +1,2 @@
+DROP TABLE ledger_lines;
+DROP TABLE ledger_journals;

@@ -1,0 +1,233 @@
+//! Queries over the ledger (confidential, append-only).
+//!
+//! Contract: every function takes the municipality id (the tenant) and runs
+//! inside the caller's unit of work, scoped on PostgreSQL to that tenant by
+//! row-level security. Rows are only ever inserted: the database refuses
+//! UPDATE, DELETE (and on PostgreSQL TRUNCATE) on both tables, and
+//! `(municipality, cause_type, cause_id, kind)` is unique, so a cause cannot
+//! post the same journal twice. Amounts are signed integer cents (debit
+//! positive); sums are taken in SQL as BIGINT or here in `i128`, never as
+//! floats. The integrity queries at the end serve `roomtax check`.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::sql_types::BigInt;
+
+use super::{
+    DbConn, insert_row,
+    schema::{ledger_journals, ledger_lines, return_versions, tax_returns},
+};
+
+/// A journal's header.
+#[derive(Debug, Clone, Queryable, Insertable)]
+#[diesel(table_name = ledger_journals)]
+pub struct JournalRow {
+    pub municipality_id: i64,
+    pub id: String,
+    pub posted_on: NaiveDate,
+    pub kind: String,
+    pub cause_type: String,
+    pub cause_id: String,
+    pub memo: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// One line of a journal.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
+#[diesel(table_name = ledger_lines)]
+pub struct LineRow {
+    pub municipality_id: i64,
+    pub journal_id: String,
+    /// 1, 2, ... in posting order.
+    pub line_no: i32,
+    /// The account's structured name (`domain::ledger::Account`).
+    pub account: String,
+    /// Signed cents: debit positive, credit negative.
+    pub amount_cents: i64,
+}
+
+/// Insert a journal and its lines.
+pub fn insert(conn: &mut DbConn, journal: &JournalRow, lines: &[LineRow]) -> QueryResult<()> {
+    insert_row(conn, ledger_journals::table, journal)?;
+    for line in lines {
+        insert_row(conn, ledger_lines::table, line)?;
+    }
+    Ok(())
+}
+
+/// The journals a cause posted.
+pub fn of_cause(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    cause_type: &str,
+    cause_id: &str,
+) -> QueryResult<Vec<JournalRow>> {
+    ledger_journals::table
+        .filter(ledger_journals::municipality_id.eq(municipality_id))
+        .filter(ledger_journals::cause_type.eq(cause_type))
+        .filter(ledger_journals::cause_id.eq(cause_id))
+        .order(ledger_journals::created_at.asc())
+        .load(conn)
+}
+
+/// The lines of one journal, line 1 first.
+pub fn lines_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    journal_id: &str,
+) -> QueryResult<Vec<LineRow>> {
+    ledger_lines::table
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .filter(ledger_lines::journal_id.eq(journal_id))
+        .order(ledger_lines::line_no.asc())
+        .load(conn)
+}
+
+/// `text` with LIKE's wildcards escaped (escape character `\`).
+fn like_prefix(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped.push('%');
+    escaped
+}
+
+/// `(account, amount_cents)` of every line on an account whose name starts
+/// with `prefix`, in journals posted on or before `as_of`.
+pub fn lines_by_prefix_as_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    prefix: &str,
+    as_of: NaiveDate,
+) -> QueryResult<Vec<(String, i64)>> {
+    ledger_lines::table
+        .inner_join(
+            ledger_journals::table.on(ledger_journals::municipality_id
+                .eq(ledger_lines::municipality_id)
+                .and(ledger_journals::id.eq(ledger_lines::journal_id))),
+        )
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_journals::posted_on.le(as_of))
+        .select((ledger_lines::account, ledger_lines::amount_cents))
+        .load(conn)
+}
+
+/// Every journal of the municipality, oldest posting first.
+pub fn journals(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<JournalRow>> {
+    ledger_journals::table
+        .filter(ledger_journals::municipality_id.eq(municipality_id))
+        .order((ledger_journals::posted_on.asc(), ledger_journals::id.asc()))
+        .load(conn)
+}
+
+/// Per journal that has lines: `(journal_id, sum of its lines, number of lines)`.
+pub fn sums_by_journal(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<(String, i64, i64)>> {
+    ledger_lines::table
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .group_by(ledger_lines::journal_id)
+        .select((
+            ledger_lines::journal_id,
+            // SUM of BIGINT is NUMERIC on PostgreSQL: cast back (exact).
+            sql::<BigInt>("CAST(SUM(amount_cents) AS BIGINT)"),
+            diesel::dsl::count_star(),
+        ))
+        .load(conn)
+}
+
+/// Every line of the municipality (the check compares journals with the
+/// versions that caused them).
+pub fn all_lines(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<LineRow>> {
+    ledger_lines::table
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .order((ledger_lines::journal_id.asc(), ledger_lines::line_no.asc()))
+        .load(conn)
+}
+
+/// `(return id, payor id)` of every return of the municipality.
+pub fn return_payors(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<(String, String)>> {
+    tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .select((tax_returns::id, tax_returns::payor_id))
+        .load(conn)
+}
+
+/// Every version of every return of the municipality.
+pub fn all_versions(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<super::returns::VersionRow>> {
+    return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .order((
+            return_versions::return_id.asc(),
+            return_versions::version.asc(),
+        ))
+        .load(conn)
+}
+
+/// The names of the triggers on the ledger tables that are in force
+/// (PostgreSQL: enabled; SQLite: present), as `table.trigger`.
+pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
+    #[derive(QueryableByName)]
+    struct Name {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        name: String,
+    }
+    let query = match conn {
+        DbConn::Sqlite(_) => {
+            "SELECT tbl_name || '.' || name AS name FROM sqlite_master \
+             WHERE type = 'trigger' AND tbl_name IN ('ledger_journals', 'ledger_lines')"
+        }
+        DbConn::Pg(_) => {
+            "SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t \
+             JOIN pg_class c ON c.oid = t.tgrelid \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'D' \
+               AND c.relname IN ('ledger_journals', 'ledger_lines')"
+        }
+    };
+    Ok(diesel::sql_query(query)
+        .load::<Name>(conn)?
+        .into_iter()
+        .map(|n| n.name)
+        .collect())
+}
+
+/// PostgreSQL: `table: role PRIVILEGE` for every UPDATE, DELETE or TRUNCATE
+/// privilege on a ledger table held by anyone but its owner (PUBLIC
+/// included). SQLite has no privileges: empty.
+pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
+    #[derive(QueryableByName)]
+    struct Grant {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        entry: String,
+    }
+    if let DbConn::Sqlite(_) = conn {
+        return Ok(Vec::new());
+    }
+    Ok(diesel::sql_query(
+        "SELECT c.relname || ': ' || CASE WHEN a.grantee = 0 THEN 'PUBLIC' \
+                ELSE pg_get_userbyid(a.grantee) END || ' ' || a.privilege_type AS entry \
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+         CROSS JOIN LATERAL aclexplode(c.relacl) a \
+         WHERE n.nspname = current_schema() AND c.relname IN ('ledger_journals', 'ledger_lines') \
+           AND a.grantee <> c.relowner AND a.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE') \
+         ORDER BY 1",
+    )
+    .load::<Grant>(conn)?
+    .into_iter()
+    .map(|g| g.entry)
+    .collect())
+}

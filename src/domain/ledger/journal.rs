@@ -1,0 +1,325 @@
+//! Journals: balanced sets of lines, each tied to its cause.
+//!
+//! Contract: [`Journal::new`] refuses a journal with no lines
+//! ([`LedgerError::Empty`]) and one whose lines do not sum to zero
+//! ([`LedgerError::Unbalanced`], the sum computed without overflow), so every
+//! `Journal` value is balanced. Amounts are signed integer cents, debit
+//! positive, credit negative. A line of 0 cents is allowed: a zero return
+//! still posts its journal (the tax lines say 0.00), so that every version of
+//! a return has one. Kinds and causes have stable text names, parsed back by
+//! [`JournalKind::parse`] and [`Cause::parse`].
+
+use std::fmt;
+
+use chrono::NaiveDate;
+
+use super::account::Account;
+use crate::domain::money::Money;
+
+/// What kind of posting a journal is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JournalKind {
+    /// The charges of a return as first filed.
+    ReturnFiled,
+    /// The tax difference of an amended return.
+    ReturnAmended,
+    /// The tax difference the annual return reveals for one quarter.
+    AnnualAdjustment,
+}
+
+impl JournalKind {
+    /// Every kind.
+    pub const ALL: [JournalKind; 3] = [
+        JournalKind::ReturnFiled,
+        JournalKind::ReturnAmended,
+        JournalKind::AnnualAdjustment,
+    ];
+
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JournalKind::ReturnFiled => "return_filed",
+            JournalKind::ReturnAmended => "return_amended",
+            JournalKind::AnnualAdjustment => "annual_adjustment",
+        }
+    }
+
+    /// The kind named `text`.
+    pub fn parse(text: &str) -> Option<JournalKind> {
+        JournalKind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+impl fmt::Display for JournalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What caused a journal, stored as `cause_type` and `cause_id`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A version of a return: `cause_id` is `<return id>:<version>`.
+    ReturnVersion {
+        /// The return.
+        return_id: String,
+        /// Its version (1 = as filed).
+        version: i64,
+    },
+}
+
+impl Cause {
+    /// The stored `cause_type`.
+    pub fn cause_type(&self) -> &'static str {
+        match self {
+            Cause::ReturnVersion { .. } => "return_version",
+        }
+    }
+
+    /// The stored `cause_id`.
+    pub fn cause_id(&self) -> String {
+        match self {
+            Cause::ReturnVersion { return_id, version } => format!("{return_id}:{version}"),
+        }
+    }
+
+    /// The cause stored as `cause_type` and `cause_id`.
+    pub fn parse(cause_type: &str, cause_id: &str) -> Option<Cause> {
+        match cause_type {
+            "return_version" => {
+                let (return_id, version) = cause_id.rsplit_once(':')?;
+                let version: i64 = version.parse().ok().filter(|v| *v >= 1)?;
+                (!return_id.is_empty()).then(|| Cause::ReturnVersion {
+                    return_id: return_id.to_owned(),
+                    version,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One line: an amount on an account.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JournalLine {
+    /// The account.
+    pub account: Account,
+    /// Signed cents: debit positive, credit negative.
+    pub amount_cents: i64,
+}
+
+impl JournalLine {
+    /// A debit of `amount` (a negative amount is a credit).
+    pub fn debit(account: Account, amount: Money) -> JournalLine {
+        JournalLine {
+            account,
+            amount_cents: amount.cents(),
+        }
+    }
+
+    /// A credit of `amount` (stored negated).
+    pub fn credit(account: Account, amount: Money) -> JournalLine {
+        JournalLine {
+            account,
+            amount_cents: -amount.cents(),
+        }
+    }
+}
+
+/// Why a journal cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LedgerError {
+    /// A journal needs at least one line.
+    #[error("a journal needs at least one line")]
+    Empty,
+    /// The lines do not sum to zero.
+    #[error("the journal's lines sum to {sum} cents, not zero")]
+    Unbalanced {
+        /// The sum of the lines, in cents.
+        sum: i128,
+    },
+}
+
+/// A balanced posting (see the module doc).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Journal {
+    kind: JournalKind,
+    posted_on: NaiveDate,
+    cause: Cause,
+    memo: String,
+    lines: Vec<JournalLine>,
+}
+
+/// The sum of `amounts`, exact (no overflow for any number of `i64`s a
+/// journal or an account can hold).
+pub fn sum_cents(amounts: impl IntoIterator<Item = i64>) -> i128 {
+    amounts.into_iter().map(i128::from).sum()
+}
+
+impl Journal {
+    /// A journal of `lines`, refused when empty or unbalanced.
+    pub fn new(
+        kind: JournalKind,
+        posted_on: NaiveDate,
+        cause: Cause,
+        memo: impl Into<String>,
+        lines: Vec<JournalLine>,
+    ) -> Result<Journal, LedgerError> {
+        if lines.is_empty() {
+            return Err(LedgerError::Empty);
+        }
+        let sum = sum_cents(lines.iter().map(|l| l.amount_cents));
+        if sum != 0 {
+            return Err(LedgerError::Unbalanced { sum });
+        }
+        Ok(Journal {
+            kind,
+            posted_on,
+            cause,
+            memo: memo.into(),
+            lines,
+        })
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> JournalKind {
+        self.kind
+    }
+
+    /// The date it counts from in balances.
+    pub fn posted_on(&self) -> NaiveDate {
+        self.posted_on
+    }
+
+    /// What caused it.
+    pub fn cause(&self) -> &Cause {
+        &self.cause
+    }
+
+    /// A sentence for people (no confidential values: amounts live in the lines).
+    pub fn memo(&self) -> &str {
+        &self.memo
+    }
+
+    /// Its lines, in posting order (line 1 first).
+    pub fn lines(&self) -> &[JournalLine] {
+        &self.lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::ledger::account::{Component, tests::any_account};
+    use proptest::prelude::*;
+
+    fn day() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 5, 1).unwrap()
+    }
+
+    fn cause() -> Cause {
+        Cause::ReturnVersion {
+            return_id: "r1".into(),
+            version: 1,
+        }
+    }
+
+    fn line(account: Account, cents: i64) -> JournalLine {
+        JournalLine {
+            account,
+            amount_cents: cents,
+        }
+    }
+
+    #[test]
+    fn a_balanced_journal_is_built() {
+        let j = Journal::new(
+            JournalKind::ReturnFiled,
+            day(),
+            cause(),
+            "m",
+            vec![
+                line(Account::Cash, 100),
+                line(Account::Revenue(Component::Tax), -100),
+            ],
+        )
+        .unwrap();
+        assert_eq!(j.lines().len(), 2);
+        assert_eq!(j.kind().as_str(), "return_filed");
+        assert_eq!(j.cause().cause_id(), "r1:1");
+    }
+
+    #[test]
+    fn an_empty_or_unbalanced_journal_is_refused() {
+        let empty = Journal::new(JournalKind::ReturnFiled, day(), cause(), "m", vec![]);
+        assert_eq!(empty, Err(LedgerError::Empty));
+        let off = Journal::new(
+            JournalKind::ReturnFiled,
+            day(),
+            cause(),
+            "m",
+            vec![
+                line(Account::Cash, 100),
+                line(Account::CommissionPayable, -99),
+            ],
+        );
+        assert_eq!(off, Err(LedgerError::Unbalanced { sum: 1 }));
+        // i64 extremes neither overflow nor wrap round to a false zero.
+        let huge = Journal::new(
+            JournalKind::ReturnFiled,
+            day(),
+            cause(),
+            "m",
+            vec![
+                line(Account::Cash, i64::MAX),
+                line(Account::Cash, i64::MAX),
+                line(Account::Cash, 2),
+            ],
+        );
+        assert!(matches!(huge, Err(LedgerError::Unbalanced { .. })));
+    }
+
+    #[test]
+    fn causes_and_kinds_round_trip() {
+        let c = Cause::ReturnVersion {
+            return_id: "5b0c:x".into(),
+            version: 12,
+        };
+        assert_eq!(Cause::parse(c.cause_type(), &c.cause_id()), Some(c));
+        assert_eq!(Cause::parse("return_version", "r:0"), None);
+        assert_eq!(Cause::parse("payment", "r:1"), None);
+        for k in JournalKind::ALL {
+            assert_eq!(JournalKind::parse(k.as_str()), Some(k));
+        }
+    }
+
+    proptest! {
+        /// Whatever lines are offered, a journal is built exactly when they
+        /// are non-empty and sum to zero.
+        #[test]
+        fn a_journal_is_built_only_when_balanced(
+            lines in proptest::collection::vec((any_account(), -1_000_000_000i64..1_000_000_000), 0..8),
+            balance in any::<bool>(),
+        ) {
+            let mut lines: Vec<JournalLine> =
+                lines.into_iter().map(|(a, c)| line(a, c)).collect();
+            if balance && !lines.is_empty() {
+                let sum = sum_cents(lines.iter().map(|l| l.amount_cents)) as i64;
+                lines.push(line(Account::Cash, -sum));
+            }
+            let sum = sum_cents(lines.iter().map(|l| l.amount_cents));
+            let built = Journal::new(JournalKind::ReturnFiled, day(), cause(), "m", lines.clone());
+            match built {
+                Ok(j) => {
+                    prop_assert!(!lines.is_empty());
+                    prop_assert_eq!(sum_cents(j.lines().iter().map(|l| l.amount_cents)), 0);
+                }
+                Err(LedgerError::Empty) => prop_assert!(lines.is_empty()),
+                Err(LedgerError::Unbalanced { sum: s }) => {
+                    prop_assert_eq!(s, sum);
+                    prop_assert!(s != 0);
+                }
+            }
+        }
+    }
+}

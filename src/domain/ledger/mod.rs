@@ -1,0 +1,29 @@
+//! The ledger's rules: accounts, balanced journals, and what a return version posts.
+//!
+//! Contract: pure (no I/O). Double-entry in integer cents, debit positive and
+//! credit negative: a payor's receivable accounts (what it owes, per period and
+//! component) carry positive balances, the municipality's revenue accounts
+//! negative ones, and every [`Journal`] sums to zero and has at least one line
+//! (its constructor refuses anything else, so an unbalanced journal cannot be
+//! built, let alone stored). Journals are never changed: a correction is a
+//! reversing journal. Balances are sums of lines as of a date (the use case
+//! sums; the domain only names the accounts).
+//!
+//! Map:
+//! - [`account`]: [`Account`] and [`Component`], parsed from and formatted to
+//!   their stored names (`payor:<payor>:<period>:<component>`, ...);
+//! - [`journal`]: [`Journal`], [`JournalLine`], [`JournalKind`], [`Cause`];
+//! - [`returns`]: the journal a return version posts ([`return_version_journal`]):
+//!   tax principal and late filing fee for an original filing, the tax principal
+//!   difference for an amendment or an annual return's adjustment. Interest and
+//!   the late-payment forfeiture are not posted ahead of time (DESIGN §5:
+//!   interest is computed as of a date and posted when a payment settles it;
+//!   the forfeiture is posted when the late payment arrives).
+
+pub mod account;
+pub mod journal;
+pub mod returns;
+
+pub use account::{Account, Component};
+pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
+pub use returns::{PostedVersion, VersionSource, return_version_journal};

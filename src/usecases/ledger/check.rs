@@ -1,0 +1,298 @@
+//! `roomtax check`: the ledger's invariants, verified on a live database.
+//!
+//! Contract: reads only (each municipality in its own read transaction,
+//! scoped to it for row-level security, so the runtime role can run it) and
+//! reports every invariant it verified ([`CheckReport::checked`]) and every
+//! violation found ([`CheckReport::broken`], each naming the municipality and
+//! the journal, version or table at fault; amounts are named only as a
+//! journal's imbalance). The invariants:
+//! - no migration is pending (else nothing else can be judged);
+//! - the append-only triggers of both ledger tables are in force, and on
+//!   PostgreSQL no role but the owner (PUBLIC included) holds UPDATE, DELETE
+//!   or TRUNCATE on them;
+//! - every journal has lines, and its lines sum to zero;
+//! - every journal's kind and cause, and every line's account, parse;
+//! - every version of every return has its journal, and that journal posts
+//!   exactly what the version's stored assessment says
+//!   (`domain::ledger::return_version_journal`); no return-version journal
+//!   names a version that does not exist.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::{
+    db::{self, DbConn, Mode, in_transaction_in, ledger::LineRow},
+    domain::ledger::{Account, Cause, JournalKind},
+    error::ApiError,
+    tenancy::{DbScope, Tenant},
+    usecases::returns::VersionRecord,
+};
+
+/// What the check verified and what it found broken.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// One sentence per invariant verified, with what it covered.
+    pub checked: Vec<String>,
+    /// One sentence per violation (empty: the ledger is sound).
+    pub broken: Vec<String>,
+}
+
+impl CheckReport {
+    /// True when nothing is broken.
+    pub fn is_sound(&self) -> bool {
+        self.broken.is_empty()
+    }
+}
+
+/// The triggers the migrations create, by backend (`table.trigger`).
+fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
+    match conn {
+        DbConn::Sqlite(_) => &[
+            "ledger_journals.ledger_journals_no_update",
+            "ledger_journals.ledger_journals_no_delete",
+            "ledger_lines.ledger_lines_no_update",
+            "ledger_lines.ledger_lines_no_delete",
+        ],
+        DbConn::Pg(_) => &[
+            "ledger_journals.ledger_journals_append_only",
+            "ledger_journals.ledger_journals_no_truncate",
+            "ledger_lines.ledger_lines_append_only",
+            "ledger_lines.ledger_lines_no_truncate",
+        ],
+    }
+}
+
+/// Run every check (see the module doc).
+pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
+    let mut report = CheckReport::default();
+    let pending = match db::migrations::pending(conn) {
+        Ok(n) => n,
+        Err(e) => {
+            report.broken.push(format!(
+                "the applied migrations cannot be read ({e}): is this database migrated? run `roomtax migrate`"
+            ));
+            return Ok(report);
+        }
+    };
+    if pending > 0 {
+        report.broken.push(format!(
+            "{pending} migration(s) not applied: run `roomtax migrate` first"
+        ));
+        return Ok(report);
+    }
+    report.checked.push("every migration is applied".into());
+    let municipalities = in_transaction_in(conn, Mode::Read, |conn| {
+        let expected = expected_triggers(conn);
+        let present = db::ledger::triggers(conn)?;
+        let mut missing = Vec::new();
+        for t in expected {
+            if !present.iter().any(|p| p == t) {
+                missing.push(*t);
+            }
+        }
+        if missing.is_empty() {
+            report.checked.push(format!(
+                "the append-only triggers are in force ({})",
+                expected.join(", ")
+            ));
+        } else {
+            for t in missing {
+                report
+                    .broken
+                    .push(format!("append-only trigger {t} is missing or disabled"));
+            }
+        }
+        if let DbConn::Pg(_) = conn {
+            let grants = db::ledger::change_privileges(conn)?;
+            if grants.is_empty() {
+                report.checked.push(
+                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals or ledger_lines"
+                        .into(),
+                );
+            }
+            for g in grants {
+                report
+                    .broken
+                    .push(format!("privilege that breaks append-only: {g}"));
+            }
+        }
+        Ok(db::municipalities::list(conn, None, i64::MAX)?)
+    })?;
+    let mut totals = Totals::default();
+    for m in &municipalities {
+        in_transaction_in(conn, Mode::Read, |conn| {
+            db::rls::apply(conn, &DbScope::tenant(Tenant::Municipality(m.id)))?;
+            check_municipality(conn, m.id, &m.slug, &mut report, &mut totals)
+        })?;
+    }
+    if totals.journal_faults == 0 {
+        report.checked.push(format!(
+            "{} journal(s) in {} municipality(ies) have lines ({} line(s)) summing to zero, with known kinds, causes and accounts",
+            totals.journals,
+            municipalities.len(),
+            totals.lines
+        ));
+    }
+    if totals.version_faults == 0 {
+        report.checked.push(format!(
+            "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
+            totals.versions, totals.returns
+        ));
+    }
+    Ok(report)
+}
+
+#[derive(Default)]
+struct Totals {
+    journals: usize,
+    lines: usize,
+    versions: usize,
+    returns: usize,
+    /// Violations found on journals and lines.
+    journal_faults: usize,
+    /// Violations found on versions and the journals they cause.
+    version_faults: usize,
+}
+
+fn check_municipality(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    slug: &str,
+    report: &mut CheckReport,
+    totals: &mut Totals,
+) -> Result<(), ApiError> {
+    let journals = db::ledger::journals(conn, municipality_id)?;
+    let sums: BTreeMap<String, (i64, i64)> = db::ledger::sums_by_journal(conn, municipality_id)?
+        .into_iter()
+        .map(|(id, sum, n)| (id, (sum, n)))
+        .collect();
+    let mut lines: BTreeMap<String, Vec<LineRow>> = BTreeMap::new();
+    for line in db::ledger::all_lines(conn, municipality_id)? {
+        lines.entry(line.journal_id.clone()).or_default().push(line);
+    }
+    totals.journals += journals.len();
+    totals.lines += lines.values().map(Vec::len).sum::<usize>();
+    let before = report.broken.len();
+    let mut by_cause: BTreeMap<(String, String), Vec<&db::ledger::JournalRow>> = BTreeMap::new();
+    for j in &journals {
+        let name = format!("{slug}: journal {}", j.id);
+        match sums.get(&j.id) {
+            None => report.broken.push(format!("{name} has no lines")),
+            Some((sum, _)) if *sum != 0 => report.broken.push(format!(
+                "{name} does not sum to zero (its lines are off by {sum} cents)"
+            )),
+            Some(_) => {}
+        }
+        if JournalKind::parse(&j.kind).is_none() {
+            report
+                .broken
+                .push(format!("{name} has an unknown kind `{}`", j.kind));
+        }
+        if Cause::parse(&j.cause_type, &j.cause_id).is_none() {
+            report.broken.push(format!(
+                "{name} has an unknown cause `{}` `{}`",
+                j.cause_type, j.cause_id
+            ));
+        }
+        for line in lines.get(&j.id).into_iter().flatten() {
+            if Account::parse(&line.account).is_err() {
+                report.broken.push(format!(
+                    "{name} line {} names no account: `{}`",
+                    line.line_no, line.account
+                ));
+            }
+        }
+        by_cause
+            .entry((j.cause_type.clone(), j.cause_id.clone()))
+            .or_default()
+            .push(j);
+    }
+    for journal_id in lines.keys() {
+        if !journals.iter().any(|j| &j.id == journal_id) {
+            report.broken.push(format!(
+                "{slug}: lines of journal {journal_id}, which does not exist"
+            ));
+        }
+    }
+
+    totals.journal_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    let payors: BTreeMap<String, String> = db::ledger::return_payors(conn, municipality_id)?
+        .into_iter()
+        .collect();
+    totals.returns += payors.len();
+    let mut versions_seen = BTreeSet::new();
+    for row in db::ledger::all_versions(conn, municipality_id)? {
+        totals.versions += 1;
+        let cause = Cause::ReturnVersion {
+            return_id: row.return_id.clone(),
+            version: row.version,
+        };
+        let name = format!("{slug}: return {} version {}", row.return_id, row.version);
+        versions_seen.insert(cause.cause_id());
+        let posted = by_cause
+            .get(&(cause.cause_type().to_owned(), cause.cause_id()))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let Some(payor_id) = payors.get(&row.return_id) else {
+            report.broken.push(format!("{name} has no return header"));
+            continue;
+        };
+        let record = VersionRecord::from_row(row)?;
+        let expected = super::journal_of_version(
+            payor_id,
+            &record.row,
+            &record.assessed.assessment,
+            record.assessed.difference.as_ref(),
+        )?;
+        let [journal] = posted else {
+            report.broken.push(if posted.is_empty() {
+                format!("{name} has no journal")
+            } else {
+                format!("{name} has {} journals (expected one)", posted.len())
+            });
+            continue;
+        };
+        let stored: Vec<(&str, i64)> = lines
+            .get(&journal.id)
+            .into_iter()
+            .flatten()
+            .map(|l| (l.account.as_str(), l.amount_cents))
+            .collect();
+        let wanted: Vec<(String, i64)> = expected
+            .lines()
+            .iter()
+            .map(|l| (l.account.to_string(), l.amount_cents))
+            .collect();
+        let agrees = stored.len() == wanted.len()
+            && stored
+                .iter()
+                .zip(&wanted)
+                .all(|((a, x), (b, y))| *a == b.as_str() && x == y);
+        if !agrees
+            || journal.kind != expected.kind().as_str()
+            || journal.posted_on != expected.posted_on()
+        {
+            report.broken.push(format!(
+                "{name}: journal {} does not post what the version assessed (kind {}, {} line(s); expected kind {}, {} line(s) on {})",
+                journal.id,
+                journal.kind,
+                stored.len(),
+                expected.kind(),
+                wanted.len(),
+                expected.posted_on()
+            ));
+        }
+    }
+    for ((cause_type, cause_id), posted) in &by_cause {
+        if cause_type == "return_version" && !versions_seen.contains(cause_id) {
+            for j in posted {
+                report.broken.push(format!(
+                    "{slug}: journal {} names return version {cause_id}, which does not exist",
+                    j.id
+                ));
+            }
+        }
+    }
+    totals.version_faults += report.broken.len() - before;
+    Ok(())
+}
