@@ -6,7 +6,9 @@
 //!   names in snake_case; rule `one_of` on field `kind`);
 //! - [`Attachment::accept`] judges an upload: at most [`MAX_ATTACHMENT_BYTES`] (10 MiB)
 //!   and not empty; its type is sniffed from the content, never taken from the name or
-//!   the header: PDF (`%PDF-`), PNG (the 8-byte signature) or JPEG (`FF D8 FF`), and
+//!   the header: PDF (`%PDF-` ... `%%EOF`), PNG (the 8-byte signature ... `IEND`) or JPEG
+//!   (`FF D8 FF` ... `FF D9`): both ends are checked, so a renamed text file that merely
+//!   starts like one is refused; and
 //!   anything else is refused; the declared `Content-Type` (parameters such as
 //!   `; charset=...` ignored, case-insensitive) must name the sniffed type. Refusals are
 //!   an [`AttachmentError`] whose [`AttachmentError::status`] is the HTTP status the API
@@ -120,11 +122,27 @@ impl MediaType {
         }
     }
 
-    /// The type whose signature `bytes` start with, if any.
+    /// How a whole file of this type ends: a PDF's `%%EOF` marker (within its
+    /// last KiB, as readers look for it), a PNG's `IEND` chunk, a JPEG's
+    /// end-of-image marker `FF D9` (within its last 64 bytes: encoders may pad).
+    fn ends_well(self, bytes: &[u8]) -> bool {
+        let tail = |n: usize| &bytes[bytes.len().saturating_sub(n)..];
+        let contains = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+        match self {
+            MediaType::Pdf => contains(tail(1024), b"%%EOF"),
+            MediaType::Png => bytes.ends_with(b"IEND\xaeB`\x82"),
+            MediaType::Jpeg => contains(tail(64), b"\xff\xd9"),
+        }
+    }
+
+    /// The type whose signature `bytes` start with and whose end marker they
+    /// end with, if any: a text file that merely starts with `%PDF-` is no PDF.
     pub fn sniff(bytes: &[u8]) -> Option<MediaType> {
-        MediaType::ALL
-            .into_iter()
-            .find(|media| bytes.starts_with(media.signature()))
+        MediaType::ALL.into_iter().find(|media| {
+            bytes.len() > media.signature().len()
+                && bytes.starts_with(media.signature())
+                && media.ends_well(bytes)
+        })
     }
 }
 
@@ -269,8 +287,8 @@ mod tests {
     use crate::domain::presets::{hayward, montello};
 
     const PDF: &[u8] = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n";
-    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-    const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0";
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\0IEND\xaeB`\x82";
+    const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\xff\xd9";
 
     fn accept(content_type: &str, bytes: &[u8]) -> Result<Attachment, AttachmentError> {
         Attachment::accept(AttachmentKind::StateSalesTaxReturn, content_type, bytes)
@@ -282,6 +300,9 @@ mod tests {
         assert_eq!(MediaType::sniff(PNG), Some(MediaType::Png));
         assert_eq!(MediaType::sniff(JPEG), Some(MediaType::Jpeg));
         for other in [
+            &b"%PDF-1.4 a text file that only starts like a PDF"[..],
+            b"\x89PNG\r\n\x1a\n no chunks, no IEND",
+            b"\xff\xd8\xff\xe0 no end-of-image marker",
             &b"%PDF"[..],                 // too short to be the signature
             b"\x89PNG\r\n",               // truncated signature
             b"\xff\xd8",                  // truncated signature
@@ -334,7 +355,8 @@ mod tests {
         );
 
         let mut big = PDF.to_vec();
-        big.resize(MAX_ATTACHMENT_BYTES, b' ');
+        big.resize(MAX_ATTACHMENT_BYTES - 6, b' ');
+        big.extend_from_slice(b"%%EOF\n");
         assert!(accept("application/pdf", &big).is_ok(), "exactly 10 MiB");
         big.push(b' ');
         let too_large = accept("application/pdf", &big).unwrap_err();

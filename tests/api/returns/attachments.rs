@@ -64,6 +64,7 @@ fn png() -> Vec<u8> {
     out.extend_from_slice(&[
         0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89,
     ]);
+    out.extend_from_slice(b"\0\0\0\0IEND\xaeB`\x82");
     out
 }
 
@@ -312,8 +313,11 @@ async fn uploads_are_judged_by_their_content_and_the_limit_is_10_mib() {
     assert_eq!(list["items"], json!([]));
 
     // Exactly 10 MiB is accepted, and comes back the same (BLOB / BYTEA).
+    // (padding inside the file: a PDF still ends with its `%%EOF` marker)
     let mut largest = pdf();
-    largest.resize(10 * MIB, b'\0');
+    let trailer = b"\n%%EOF\n";
+    largest.resize(10 * MIB - trailer.len(), b'\0');
+    largest.extend_from_slice(trailer);
     let res = send(STATE_RETURN, "application/pdf", largest.clone()).await;
     assert_eq!(res.status(), 201);
     let location = res.headers()["location"].to_str().unwrap().to_owned();
