@@ -95,7 +95,7 @@ pub struct PeriodParams {
     #[param(value_type = String, example = "2026-Q1")]
     pub period: Period,
     /// Only returns with this status: `filed`, `filed_late`, `missing`, `not_yet_due`, `extended`.
-    #[param(value_type = Option<String>)]
+    #[param(inline)]
     pub status: Option<ObligationStatus>,
     /// Items per page, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
@@ -153,7 +153,9 @@ fn csv_row(r: &PeriodReturn) -> String {
     security(("bearer" = [])),
     params(crate::api::params::MunicipalityPath, PeriodParams),
     responses(
-        (status = 200, description = "A page of the period's returns (as CSV, the next page is in a `Link` header)", content(
+        (status = 200, description = "A page of the period's returns (as CSV, the next page is in a `Link` header)",
+            headers(("Link" = String, description = "CSV only, when there is a next page: `<?period=...&limit=...&cursor=...>; rel=\"next\"`, the request's filters kept")),
+            content(
             (PeriodReturnList = "application/json"),
             (String = "text/csv")
         ))
