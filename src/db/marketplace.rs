@@ -29,10 +29,7 @@ pub struct ReportRow {
 
 /// Insert a report.
 pub fn insert(conn: &mut DbConn, row: &ReportRow) -> QueryResult<()> {
-    diesel::insert_into(r::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    crate::db::insert_row(conn, r::table, row)
 }
 
 /// One report by id.

@@ -32,10 +32,7 @@ const META: MetaColumns = (
 
 /// Store an attachment (its record and bytes, in the caller's transaction).
 pub fn insert(conn: &mut DbConn, row: &NewAttachment<'_>) -> QueryResult<()> {
-    diesel::insert_into(a::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    crate::db::insert_row(conn, a::table, row)
 }
 
 /// The attachments of one return, oldest first, without their bytes.

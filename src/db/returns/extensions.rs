@@ -9,10 +9,7 @@ use crate::db::{DbConn, schema::return_extensions as e};
 
 /// Insert a request.
 pub fn insert(conn: &mut DbConn, row: &ExtensionRow) -> QueryResult<()> {
-    diesel::insert_into(e::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    crate::db::insert_row(conn, e::table, row)
 }
 
 /// One extension by id.

@@ -24,18 +24,12 @@ use super::{
 
 /// Insert a return's header.
 pub fn insert(conn: &mut DbConn, row: &ReturnRow) -> QueryResult<()> {
-    diesel::insert_into(tax_returns::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    crate::db::insert_row(conn, tax_returns::table, row)
 }
 
 /// Insert a version of a return.
 pub fn insert_version(conn: &mut DbConn, row: &VersionRow) -> QueryResult<()> {
-    diesel::insert_into(return_versions::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    crate::db::insert_row(conn, return_versions::table, row)
 }
 
 /// One return by id.
