@@ -254,11 +254,12 @@ pub fn payment_journal(
 }
 
 /// The reversal of the payment `payment_id` whose journal had `lines`: every
-/// line negated, posted on `reversed_on`.
+/// line negated, posted on `reversed_on`, the clerk's `reason` in its memo.
 pub fn reversal_journal(
     payment_id: &str,
     lines: &[JournalLine],
     reversed_on: NaiveDate,
+    reason: &str,
 ) -> Result<Journal, LedgerError> {
     Journal::new(
         JournalKind::PaymentReversed,
@@ -266,7 +267,7 @@ pub fn reversal_journal(
         Cause::Payment {
             payment_id: payment_id.to_owned(),
         },
-        format!("payment {payment_id} reversed {reversed_on}"),
+        format!("payment {payment_id} reversed {reversed_on}: {reason}"),
         lines
             .iter()
             .map(|l| JournalLine {

@@ -202,7 +202,7 @@ fn a_reversal_negates_the_payment_and_reopens_what_it_settled() {
     // Paid in full 2026-07-10: interest 3 months 12.83 (12.825), forfeiture 90.00.
     let b = pay(&mut lines, "b", "2026-07-10", "555.33");
     assert_eq!(b.credit, Money::ZERO);
-    let reversal = reversal_journal("b", b.journal.lines(), d("2026-07-20")).unwrap();
+    let reversal = reversal_journal("b", b.journal.lines(), d("2026-07-20"), "returned").unwrap();
     assert_eq!(reversal.kind(), JournalKind::PaymentReversed);
     assert_eq!(
         sum_cents(reversal.lines().iter().map(|l| l.amount_cents)),
