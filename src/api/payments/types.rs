@@ -335,7 +335,11 @@ pub fn account_csv(a: &Account) -> String {
         ));
     }
     let t = &a.totals;
-    let held = if t.credit.is_zero() { t.credit } else { -t.credit };
+    let held = if t.credit.is_zero() {
+        t.credit
+    } else {
+        -t.credit
+    };
     out.push_str(&format!("credit,,,,,{held}\r\n"));
     out.push_str(&format!(
         "total,,{},{},{},{}\r\n",

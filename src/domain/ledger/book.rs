@@ -148,7 +148,10 @@ mod tests {
         ];
         let book = PayorBook::from_lines(&lines);
         let t = book.component(&q1, Component::Tax);
-        assert_eq!((t.charged, t.paid, t.balance()), (m("382.50"), m("382.50"), m("0.00")));
+        assert_eq!(
+            (t.charged, t.paid, t.balance()),
+            (m("382.50"), m("382.50"), m("0.00"))
+        );
         let i = book.component(&q1, Component::Interest);
         assert_eq!((i.charged, i.paid), (m("0.00"), m("0.00")));
         assert_eq!(book.credit, m("5.00"));

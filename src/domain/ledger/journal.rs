@@ -110,9 +110,11 @@ impl Cause {
                     version,
                 })
             }
-            "payment" => (!cause_id.is_empty() && !cause_id.contains(':')).then(|| Cause::Payment {
-                payment_id: cause_id.to_owned(),
-            }),
+            "payment" => {
+                (!cause_id.is_empty() && !cause_id.contains(':')).then(|| Cause::Payment {
+                    payment_id: cause_id.to_owned(),
+                })
+            }
             _ => None,
         }
     }

@@ -32,8 +32,8 @@ pub mod payments;
 pub mod returns;
 
 pub use account::{Account, Component};
-pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
 pub use book::{ComponentBook, PayorBook, PostedLine};
+pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
 pub use payments::{
     Applied, PaymentIn, PaymentPosting, PeriodTerms, Posted, payment_journal, reversal_journal,
 };

@@ -68,9 +68,9 @@ pub fn charge_kind(component: Component) -> ChargeKind {
         Component::Tax => ChargeKind::Tax,
         Component::Interest => ChargeKind::Interest,
         Component::LateFilingFee => ChargeKind::Fee,
-        Component::LatePaymentForfeiture
-        | Component::EstimatePenalty
-        | Component::FraudPenalty => ChargeKind::Penalty,
+        Component::LatePaymentForfeiture | Component::EstimatePenalty | Component::FraudPenalty => {
+            ChargeKind::Penalty
+        }
     }
 }
 
@@ -184,7 +184,10 @@ pub fn payment_journal(
             }
             let account = Account::payor(payment.payor_id, *period, component);
             lines.push(JournalLine::debit(account, line.amount));
-            lines.push(JournalLine::credit(Account::Revenue(component), line.amount));
+            lines.push(JournalLine::credit(
+                Account::Revenue(component),
+                line.amount,
+            ));
             match open.iter_mut().find(|(c, _)| *c == component) {
                 Some((_, amount)) => *amount += line.amount,
                 None => open.push((component, line.amount)),

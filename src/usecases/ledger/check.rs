@@ -314,7 +314,15 @@ fn check_municipality(
     }
     totals.version_faults += report.broken.len() - before;
     let before = report.broken.len();
-    check_payments(conn, municipality_id, slug, &by_cause, &lines, report, totals)?;
+    check_payments(
+        conn,
+        municipality_id,
+        slug,
+        &by_cause,
+        &lines,
+        report,
+        totals,
+    )?;
     totals.payment_faults += report.broken.len() - before;
     Ok(())
 }
@@ -379,8 +387,7 @@ fn check_payments(
         }
         for reversal in of_kind(JournalKind::PaymentReversed) {
             totals.reversals += 1;
-            let negated: Vec<(String, i64)> =
-                paid.iter().map(|(a, c)| (a.clone(), -c)).collect();
+            let negated: Vec<(String, i64)> = paid.iter().map(|(a, c)| (a.clone(), -c)).collect();
             if amounts_of(&reversal.id) != negated || reversal.posted_on < p.received_on {
                 report.broken.push(format!(
                     "{name}: reversal journal {} does not negate journal {}",

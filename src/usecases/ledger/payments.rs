@@ -31,8 +31,8 @@ use crate::{
     domain::{
         DomainError, Money, Period,
         ledger::{
-            Account, JournalKind, JournalLine, PaymentIn, PaymentPosting, PayorBook,
-            PeriodTerms, PostedLine, payment_journal, reversal_journal,
+            Account, JournalKind, JournalLine, PaymentIn, PaymentPosting, PayorBook, PeriodTerms,
+            PostedLine, payment_journal, reversal_journal,
         },
         registry::Invalid,
     },

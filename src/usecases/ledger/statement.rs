@@ -96,7 +96,11 @@ pub struct Statement {
 impl Statement {
     /// Owed over every period, less the credit held.
     pub fn balance(&self) -> Money {
-        self.periods.iter().map(StatementPeriod::balance).sum::<Money>() - self.credit
+        self.periods
+            .iter()
+            .map(StatementPeriod::balance)
+            .sum::<Money>()
+            - self.credit
     }
 }
 

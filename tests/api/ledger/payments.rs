@@ -53,7 +53,9 @@ fn account_of(payor: &str, as_of: &str) -> String {
 async fn new_payor(app: &TestApp, clerk: &str, name: &str) -> String {
     let mut body = crate::payors::new_payor(name);
     body["annual_election"] = json!("calendar");
-    body.as_object_mut().unwrap().remove("fiscal_year_end_month");
+    body.as_object_mut()
+        .unwrap()
+        .remove("fiscal_year_end_month");
     let res = app
         .call(Method::POST, "/v1/municipalities/montello/payors")
         .bearer(clerk)
@@ -68,7 +70,15 @@ async fn new_payor(app: &TestApp, clerk: &str, name: &str) -> String {
 }
 
 /// A paper return entered by the clerk, received on `on`.
-async fn paper_return(app: &TestApp, clerk: &str, payor: &str, period: &str, gross: &str, exempt: &str, on: &str) {
+async fn paper_return(
+    app: &TestApp,
+    clerk: &str,
+    payor: &str,
+    period: &str,
+    gross: &str,
+    exempt: &str,
+    on: &str,
+) {
     let mut body = filing(period, gross, exempt);
     body["received_on"] = json!(on);
     let res = file(app, clerk, payor, body).await;
@@ -126,7 +136,10 @@ fn check_passes(app: &TestApp) {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("payment(s) each have one journal"), "{stdout}");
+    assert!(
+        stdout.contains("payment(s) each have one journal"),
+        "{stdout}"
+    );
 }
 
 #[actix_web::test]
@@ -134,8 +147,26 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
     let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
     let clerk = app.token(CLERK).await;
     let payor = new_payor(&app, &clerk, "Lakeview Cabins LLC").await;
-    paper_return(&app, &clerk, &payor, "2025-Q4", "8000.00", "0.00", "2026-01-31").await;
-    paper_return(&app, &clerk, &payor, "2026-Q1", "10000.00", "500.00", "2026-05-01").await;
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2025-Q4",
+        "8000.00",
+        "0.00",
+        "2026-01-31",
+    )
+    .await;
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2026-Q1",
+        "10000.00",
+        "500.00",
+        "2026-05-01",
+    )
+    .await;
 
     app.set_now("2026-05-15T15:00:00Z");
     let a = json!({"received_on": "2026-05-15", "amount": "500.00", "method": "check", "reference": "1041"});
@@ -154,7 +185,10 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
     let first: Value = res.json().await.unwrap();
     assert_eq!(
         rows(&first["charges_posted"], "amount"),
-        vec![row("2025-Q4", "interest", "14.40"), row("2026-Q1", "interest", "1.26")]
+        vec![
+            row("2025-Q4", "interest", "14.40"),
+            row("2026-Q1", "interest", "1.26")
+        ]
     );
     assert_eq!(
         rows(&first["allocations"], "amount"),
@@ -181,8 +215,18 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
     let june = statement(&app, &clerk, &payor, "2026-06-30").await;
     let q1 = period(&june, "2026-Q1");
     assert_eq!(
-        (&q1["charged"], &q1["paid"], &q1["interest_accrued"], &q1["balance"]),
-        (&json!("453.76"), &json!("125.60"), &json!("6.04"), &json!("334.20"))
+        (
+            &q1["charged"],
+            &q1["paid"],
+            &q1["interest_accrued"],
+            &q1["balance"]
+        ),
+        (
+            &json!("453.76"),
+            &json!("125.60"),
+            &json!("6.04"),
+            &json!("334.20")
+        )
     );
     assert_eq!(period(&june, "2025-Q4")["balance"], "0.00");
     assert_eq!(june["totals"]["balance"], "334.20");
@@ -225,11 +269,24 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
 
     let now = statement(&app, &clerk, &payor, "2026-07-20").await;
     assert_eq!(
-        (&now["totals"]["charged"], &now["totals"]["paid"], &now["totals"]["credit"], &now["totals"]["balance"]),
-        (&json!("927.22"), &json!("927.22"), &json!("22.78"), &json!("-22.78"))
+        (
+            &now["totals"]["charged"],
+            &now["totals"]["paid"],
+            &now["totals"]["credit"],
+            &now["totals"]["balance"]
+        ),
+        (
+            &json!("927.22"),
+            &json!("927.22"),
+            &json!("22.78"),
+            &json!("-22.78")
+        )
     );
     let q1 = period(&now, "2026-Q1");
-    assert_eq!((&q1["interest_accrued"], &q1["balance"]), (&json!("0.00"), &json!("0.00")));
+    assert_eq!(
+        (&q1["interest_accrued"], &q1["balance"]),
+        (&json!("0.00"), &json!("0.00"))
+    );
     // CSV, as of the past date.
     let res = app
         .call(Method::GET, &account_of(&payor, "2026-06-30"))
@@ -238,7 +295,12 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
         .send()
         .await;
     assert_eq!(res.status(), 200);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
     assert_eq!(
         res.text().await.unwrap(),
         "period,due_date,charged,paid,interest_accrued,balance\r\n\
@@ -249,17 +311,39 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
     );
 
     // Refused: a date in the future, before the latest payment, nothing paid.
-    let res = pay(&app, &clerk, &payor, json!({"received_on": "2026-07-21", "amount": "0.00", "method": "check", "reference": " "})).await;
+    let res = pay(
+        &app,
+        &clerk,
+        &payor,
+        json!({"received_on": "2026-07-21", "amount": "0.00", "method": "check", "reference": " "}),
+    )
+    .await;
     let body = crate::helpers::assert_problem(res, 422, "validation-failed").await;
-    let faults: Vec<&str> = body["errors"].as_array().unwrap().iter().map(|e| e["rule"].as_str().unwrap()).collect();
+    let faults: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rule"].as_str().unwrap())
+        .collect();
     assert_eq!(faults, ["in_the_future", "positive", "non_empty"]);
-    let res = pay(&app, &clerk, &payor, json!({"received_on": "2026-07-01", "amount": "1.00", "method": "check", "reference": "1"})).await;
+    let res = pay(
+        &app,
+        &clerk,
+        &payor,
+        json!({"received_on": "2026-07-01", "amount": "1.00", "method": "check", "reference": "1"}),
+    )
+    .await;
     let body = crate::helpers::assert_problem(res, 422, "validation-failed").await;
     assert_eq!(body["errors"][0]["rule"], "before_latest_payment");
 
     // Who reads: the payor's own operator only for its own payor; every read logged.
     let operator = app.token(OPERATOR).await;
-    assert_eq!(app.get_as(&operator, &account_of(&payor, "2026-07-20")).await.status(), 404);
+    assert_eq!(
+        app.get_as(&operator, &account_of(&payor, "2026-07-20"))
+            .await
+            .status(),
+        404
+    );
     let reads = crate::payors::log_of(&app, "montello", &payor)
         .into_iter()
         .filter(|e| e.record_type == "payor_account")
@@ -273,7 +357,16 @@ async fn a_bounced_check_is_reversed_by_a_new_journal_once() {
     let app = spawn_demo_app_at("2026-07-10T15:00:00Z").await;
     let clerk = app.token(CLERK).await;
     let payor = new_payor(&app, &clerk, "Bounce Inn LLC").await;
-    paper_return(&app, &clerk, &payor, "2026-Q1", "10000.00", "500.00", "2026-05-01").await;
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2026-Q1",
+        "10000.00",
+        "500.00",
+        "2026-05-01",
+    )
+    .await;
     // Paid in full on 2026-07-10: tax 427.50, interest 3 months 12.825 → 12.83, fee 25.00
     // (no previous year: no forfeiture) = 465.33.
     let res = pay(&app, &clerk, &payor, json!({"received_on": "2026-07-10", "amount": "465.33", "method": "check", "reference": "2002"})).await;
@@ -284,21 +377,49 @@ async fn a_bounced_check_is_reversed_by_a_new_journal_once() {
     let reversal = format!("{}/{id}/reversal", payments_of(&payor));
 
     app.set_now("2026-07-20T15:00:00Z");
-    let res = app.call(Method::POST, &reversal).bearer(&clerk).json(json!({"reason": ""})).send().await;
+    let res = app
+        .call(Method::POST, &reversal)
+        .bearer(&clerk)
+        .json(json!({"reason": ""}))
+        .send()
+        .await;
     crate::helpers::assert_problem(res, 422, "validation-failed").await;
-    let res = app.call(Method::POST, &reversal).bearer(&clerk).json(json!({"reason": "returned: insufficient funds"})).send().await;
+    let res = app
+        .call(Method::POST, &reversal)
+        .bearer(&clerk)
+        .json(json!({"reason": "returned: insufficient funds"}))
+        .send()
+        .await;
     assert_eq!(res.status(), 201);
     let body: Value = res.json().await.unwrap();
-    assert_eq!((&body["amount"], &body["reversed_on"]), (&json!("465.33"), &json!("2026-07-20")));
-    let res = app.call(Method::POST, &reversal).bearer(&clerk).json(json!({"reason": "again"})).send().await;
+    assert_eq!(
+        (&body["amount"], &body["reversed_on"]),
+        (&json!("465.33"), &json!("2026-07-20"))
+    );
+    let res = app
+        .call(Method::POST, &reversal)
+        .bearer(&clerk)
+        .json(json!({"reason": "again"}))
+        .send()
+        .await;
     let body = crate::helpers::assert_problem(res, 409, "conflict").await;
     assert_eq!(body["errors"][0]["rule"], "already_reversed");
     // An operator may not reverse (403); a payment of another payor is not found.
     let operator = app.token(OPERATOR).await;
-    let res = app.call(Method::POST, &reversal).bearer(&operator).json(json!({"reason": "x"})).send().await;
+    let res = app
+        .call(Method::POST, &reversal)
+        .bearer(&operator)
+        .json(json!({"reason": "x"}))
+        .send()
+        .await;
     assert_eq!(res.status(), 403);
     let other = format!("{}/{id}/reversal", payments_of(crate::returns::MOTEL));
-    let res = app.call(Method::POST, &other).bearer(&clerk).json(json!({"reason": "x"})).send().await;
+    let res = app
+        .call(Method::POST, &other)
+        .bearer(&clerk)
+        .json(json!({"reason": "x"}))
+        .send()
+        .await;
     assert_eq!(res.status(), 404);
 
     // The day before the reversal the period was paid; on its day it is owed again,
@@ -315,7 +436,9 @@ async fn a_bounced_check_is_reversed_by_a_new_journal_once() {
     assert_eq!(after["payments"][0]["reversed_on"], "2026-07-20");
     // The ledger kept both journals: nothing was updated.
     let mut owner = app.owner_conn();
-    let m = roomtax::db::municipalities::by_slug(&mut owner, "montello").unwrap().unwrap();
+    let m = roomtax::db::municipalities::by_slug(&mut owner, "montello")
+        .unwrap()
+        .unwrap();
     let journals = roomtax::db::ledger::of_cause(&mut owner, m.id, "payment", &id).unwrap();
     let kinds: Vec<&str> = journals.iter().map(|j| j.kind.as_str()).collect();
     assert_eq!(kinds, ["payment", "payment_reversed"]);
@@ -323,32 +446,104 @@ async fn a_bounced_check_is_reversed_by_a_new_journal_once() {
 }
 
 #[actix_web::test]
-async fn two_payments_posted_at_once_to_one_account_both_apply_exactly_once() {
+async fn payments_posted_at_once_to_one_account_each_apply_exactly_once() {
     // SQLite: write units serialise (BEGIN IMMEDIATE). PostgreSQL: the payor's row
-    // is locked (SELECT ... FOR UPDATE) before its accounts are read.
-    // 2026-Q1 tax 427.50, filed on time; two payments of 300.00 on 2026-04-25 (before
-    // the due date: no interest): 300.00 + 127.50 to tax, 172.50 held as credit,
-    // whichever comes first.
+    // is locked (SELECT ... FOR NO KEY UPDATE) before its accounts are read, so a
+    // second payment waits for the first and reads its journal.
+    // 2026-Q1 tax 427.50, filed on time; eight payments of 60.00 on 2026-04-25 (before
+    // the due date: no interest), sent at once by the clerk and staff: 480.00 in all,
+    // 427.50 to tax and 52.50 held as credit, whatever the order. Were two of them to
+    // read the accounts before either posted, both would settle the same tax and the
+    // tax would be overpaid with less credit.
     let app = spawn_demo_app_at("2026-04-25T15:00:00Z").await;
     let clerk = app.token(CLERK).await;
     let staff = app.token(STAFF).await;
     let payor = new_payor(&app, &clerk, "Race Lodge LLC").await;
-    paper_return(&app, &clerk, &payor, "2026-Q1", "10000.00", "500.00", "2026-04-20").await;
-    let body = |r: &str| json!({"received_on": "2026-04-25", "amount": "300.00", "method": "check", "reference": r});
-    let (a, b) = tokio::join!(
-        pay(&app, &clerk, &payor, body("A")),
-        pay(&app, &staff, &payor, body("B"))
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2026-Q1",
+        "10000.00",
+        "500.00",
+        "2026-04-20",
+    )
+    .await;
+    let sends = (0..8).map(|i| {
+        let token = if i % 2 == 0 { &clerk } else { &staff };
+        let body = json!({"received_on": "2026-04-25", "amount": "60.00", "method": "check", "reference": format!("R{i}")});
+        pay(&app, token, &payor, body)
+    });
+    let answers = futures_util::future::join_all(sends).await;
+    let mut credit = Vec::new();
+    for res in answers {
+        assert_eq!(res.status().as_u16(), 201);
+        let body: Value = res.json().await.unwrap();
+        credit.push(body["credit"].as_str().unwrap().to_owned());
+    }
+    credit.sort();
+    // Seven settle tax (7 × 60.00 = 420.00, the seventh leaving 7.50 of it), the
+    // eighth pays 7.50 and leaves 52.50.
+    assert_eq!(
+        credit.iter().filter(|c| *c == "0.00").count(),
+        7,
+        "{credit:?}"
     );
-    assert_eq!((a.status().as_u16(), b.status().as_u16()), (201, 201));
-    let (a, b): (Value, Value) = (a.json().await.unwrap(), b.json().await.unwrap());
-    let mut credits = [a["credit"].as_str().unwrap().to_owned(), b["credit"].as_str().unwrap().to_owned()];
-    credits.sort();
-    assert_eq!(credits, ["0.00".to_owned(), "172.50".to_owned()]);
+    assert_eq!(credit.last().unwrap(), "52.50");
     let now = statement(&app, &clerk, &payor, "2026-04-25").await;
     assert_eq!(
-        (&now["totals"]["paid"], &now["totals"]["credit"], &now["totals"]["balance"]),
-        (&json!("427.50"), &json!("172.50"), &json!("-172.50"))
+        (
+            &now["totals"]["paid"],
+            &now["totals"]["credit"],
+            &now["totals"]["balance"]
+        ),
+        (&json!("427.50"), &json!("52.50"), &json!("-52.50"))
     );
-    assert_eq!(now["payments"].as_array().unwrap().len(), 2);
+    assert_eq!(now["payments"].as_array().unwrap().len(), 8);
     check_passes(&app);
+}
+
+#[actix_web::test]
+async fn on_postgresql_a_payment_waits_while_another_unit_holds_the_payors_lock() {
+    // What makes the race above safe on PostgreSQL, shown deterministically: while
+    // another transaction holds the payor's row lock, a payment does not read the
+    // accounts; it goes on when that transaction ends.
+    let app = spawn_demo_app_at("2026-04-25T15:00:00Z").await;
+    if crate::helpers::skip_unless_postgres(&app.db, "a_payment_waits_for_the_payors_lock") {
+        return;
+    }
+    use diesel::RunQueryDsl;
+    let clerk = app.token(CLERK).await;
+    let payor = new_payor(&app, &clerk, "Locked Lodge LLC").await;
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2026-Q1",
+        "10000.00",
+        "500.00",
+        "2026-04-20",
+    )
+    .await;
+    let mut owner = app.owner_conn();
+    let m = roomtax::db::municipalities::by_slug(&mut owner, "montello")
+        .unwrap()
+        .unwrap();
+    diesel::sql_query("BEGIN").execute(&mut owner).unwrap();
+    roomtax::db::payments::lock_payor(&mut owner, m.id, &payor).unwrap();
+    let pending = actix_web::rt::spawn(
+        app.client
+            .post(app.url(&payments_of(&payor)))
+            .bearer_auth(&clerk)
+            .json(&json!({"received_on": "2026-04-25", "amount": "60.00", "method": "check", "reference": "L1"}))
+            .send(),
+    );
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(
+        !pending.is_finished(),
+        "the payment did not wait for the lock"
+    );
+    diesel::sql_query("COMMIT").execute(&mut owner).unwrap();
+    let res = pending.await.unwrap().unwrap();
+    assert_eq!(res.status().as_u16(), 201);
 }
