@@ -306,27 +306,14 @@ impl From<&Statement> for Account {
     }
 }
 
-/// One CSV field, quoted when it must be (RFC 4180), never read as a formula.
-fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) && text.parse::<f64>().is_err() {
-        format!("'{text}")
-    } else {
-        text.to_owned()
-    };
-    if text.contains([',', '"', '\r', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
-/// The statement as CSV: one row per period, then `credit` and `total`.
+/// The statement as CSV: one row per period, then `credit` and `total`
+/// (every field is a period, a date or an amount: nothing needs quoting).
 pub fn account_csv(a: &Account) -> String {
     let mut out = String::from("period,due_date,charged,paid,interest_accrued,balance\r\n");
     for p in &a.periods {
         out.push_str(&format!(
             "{},{},{},{},{},{}\r\n",
-            csv_field(&p.period.to_string()),
+            p.period,
             p.due_date.map(|d| d.to_string()).unwrap_or_default(),
             p.charged,
             p.paid,
