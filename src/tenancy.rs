@@ -224,6 +224,8 @@ pub enum Action {
     ReviewReturns,
     /// Grant or refuse extensions of the time to file.
     DecideExtensions,
+    /// Record payments received and reverse bounced ones.
+    RecordPayments,
 }
 
 impl Action {
@@ -240,6 +242,7 @@ impl Action {
             Action::AnswerZoneInvitations => "answer the municipality's zone invitations",
             Action::ReviewReturns => "review the municipality's returns",
             Action::DecideExtensions => "grant or refuse extensions",
+            Action::RecordPayments => "record or reverse payments",
         }
     }
 
@@ -252,7 +255,8 @@ impl Action {
             | Action::ManageDisclosures
             | Action::ManageApiClients
             | Action::AnswerZoneInvitations
-            | Action::DecideExtensions => true,
+            | Action::DecideExtensions
+            | Action::RecordPayments => true,
             Action::WritePayors
             | Action::ManagePolicies
             | Action::ReadAccessLog
@@ -438,7 +442,7 @@ impl MunicipalityContext {
             Action::ReadAccessLog => self.has_role(&[Role::ClerkTreasurer]).is_some(),
             // Staff act as the clerk-treasurer does, minus policy and user
             // administration (DESIGN §1); API clients get no access to returns.
-            Action::ReviewReturns | Action::DecideExtensions => self
+            Action::ReviewReturns | Action::DecideExtensions | Action::RecordPayments => self
                 .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
                 .is_some(),
         };
@@ -473,6 +477,24 @@ impl MunicipalityContext {
         }
         if self.own_payors().iter().any(|p| p == payor_id) {
             return Ok(EnteredAs::Operator);
+        }
+        Err(Self::hidden("payor"))
+    }
+
+    /// Who may read this payor's statement of account, and on what basis
+    /// (the access log's): the clerk-treasurer and staff for any payor, an
+    /// operator for its own (issue 9 item 11: "an operator reads its own
+    /// account ...; nobody else"). Anyone else, API clients and disclosure
+    /// grantees included, gets 404 for the payor.
+    pub fn account_reader(&self, payor_id: &str) -> Result<String, ApiError> {
+        if !self.caller.is_person() {
+            return Err(Self::hidden("payor"));
+        }
+        if let Some(g) = self.has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff]) {
+            return Ok(g.role.as_str().to_owned());
+        }
+        if self.own_payors().iter().any(|p| p == payor_id) {
+            return Ok(Role::Operator.as_str().to_owned());
         }
         Err(Self::hidden("payor"))
     }

@@ -20,6 +20,7 @@ pub mod marketplace;
 pub mod municipalities;
 pub mod pagination;
 pub mod params;
+pub mod payments;
 pub mod payors;
 pub mod policies;
 pub mod problems;
@@ -48,6 +49,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "policies", description = "The ordinance as data, due calendars and quotes (public law)"),
         (name = "payors", description = "The payor registry: payors and their establishments (confidential; every read is written to the access log)"),
         (name = "returns", description = "Room-tax returns: filing, amendments, annual reconciliation, obligations and the clerk's view of who filed (confidential; every read is written to the access log)"),
+        (name = "payments", description = "Payments received, their reversal, and a payor's statement of account (confidential; every read is written to the access log)"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
@@ -134,6 +136,9 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(returns::extensions::show)
         .service(returns::extensions::grant)
         .service(returns::extensions::refuse)
+        .service(payments::record)
+        .service(payments::reverse)
+        .service(payments::account)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

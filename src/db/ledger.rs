@@ -177,7 +177,7 @@ pub fn all_versions(
         .load(conn)
 }
 
-/// The names of the triggers on the ledger tables that are in force
+/// The names of the triggers on the ledger tables (and `payments`) that are in force
 /// (PostgreSQL: enabled; SQLite: present), as `table.trigger`.
 pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     #[derive(QueryableByName)]
@@ -188,14 +188,14 @@ pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     let query = match conn {
         DbConn::Sqlite(_) => {
             "SELECT tbl_name || '.' || name AS name FROM sqlite_master \
-             WHERE type = 'trigger' AND tbl_name IN ('ledger_journals', 'ledger_lines')"
+             WHERE type = 'trigger' AND tbl_name IN ('ledger_journals', 'ledger_lines', 'payments')"
         }
         DbConn::Pg(_) => {
             "SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t \
              JOIN pg_class c ON c.oid = t.tgrelid \
              JOIN pg_namespace n ON n.oid = c.relnamespace \
              WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'D' \
-               AND c.relname IN ('ledger_journals', 'ledger_lines')"
+               AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments')"
         }
     };
     Ok(diesel::sql_query(query)
@@ -206,7 +206,7 @@ pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
 }
 
 /// PostgreSQL: `table: role PRIVILEGE` for every UPDATE, DELETE or TRUNCATE
-/// privilege on a ledger table held by anyone but its owner (PUBLIC
+/// privilege on a ledger table (or `payments`) held by anyone but its owner (PUBLIC
 /// included). SQLite has no privileges: empty.
 pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     #[derive(QueryableByName)]
@@ -222,7 +222,7 @@ pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
                 ELSE pg_get_userbyid(a.grantee) END || ' ' || a.privilege_type AS entry \
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
          CROSS JOIN LATERAL aclexplode(c.relacl) a \
-         WHERE n.nspname = current_schema() AND c.relname IN ('ledger_journals', 'ledger_lines') \
+         WHERE n.nspname = current_schema() AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments') \
            AND a.grantee <> c.relowner AND a.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE') \
          ORDER BY 1",
     )
@@ -230,4 +230,44 @@ pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     .into_iter()
     .map(|g| g.entry)
     .collect())
+}
+
+/// A line on one of a payor's accounts with its journal's kind and date.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+pub struct PayorLine {
+    pub kind: String,
+    pub posted_on: NaiveDate,
+    pub account: String,
+    pub amount_cents: i64,
+}
+
+/// Every line on an account whose name starts with `prefix`, in journals
+/// posted on or before `as_of`, with the journal's kind and date.
+pub fn payor_lines_as_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    prefix: &str,
+    as_of: NaiveDate,
+) -> QueryResult<Vec<PayorLine>> {
+    ledger_lines::table
+        .inner_join(
+            ledger_journals::table.on(ledger_journals::municipality_id
+                .eq(ledger_lines::municipality_id)
+                .and(ledger_journals::id.eq(ledger_lines::journal_id))),
+        )
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_journals::posted_on.le(as_of))
+        .order((
+            ledger_journals::posted_on.asc(),
+            ledger_journals::created_at.asc(),
+            ledger_lines::line_no.asc(),
+        ))
+        .select((
+            ledger_journals::kind,
+            ledger_journals::posted_on,
+            ledger_lines::account,
+            ledger_lines::amount_cents,
+        ))
+        .load(conn)
 }

@@ -361,4 +361,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Payments received (append-only): what settled them is their journal.
+    payments (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        received_on -> Date,
+        amount_cents -> BigInt,
+        method -> Text,
+        reference -> Text,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(ledger_journals, ledger_lines);

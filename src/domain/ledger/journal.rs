@@ -25,14 +25,21 @@ pub enum JournalKind {
     ReturnAmended,
     /// The tax difference the annual return reveals for one quarter.
     AnnualAdjustment,
+    /// A payment received: cash in, the payor's accounts credited, and the
+    /// interest and forfeiture the payment settles charged.
+    Payment,
+    /// The exact negation of a payment's journal (a bounced check).
+    PaymentReversed,
 }
 
 impl JournalKind {
     /// Every kind.
-    pub const ALL: [JournalKind; 3] = [
+    pub const ALL: [JournalKind; 5] = [
         JournalKind::ReturnFiled,
         JournalKind::ReturnAmended,
         JournalKind::AnnualAdjustment,
+        JournalKind::Payment,
+        JournalKind::PaymentReversed,
     ];
 
     /// The stored name.
@@ -41,6 +48,8 @@ impl JournalKind {
             JournalKind::ReturnFiled => "return_filed",
             JournalKind::ReturnAmended => "return_amended",
             JournalKind::AnnualAdjustment => "annual_adjustment",
+            JournalKind::Payment => "payment",
+            JournalKind::PaymentReversed => "payment_reversed",
         }
     }
 
@@ -66,6 +75,11 @@ pub enum Cause {
         /// Its version (1 = as filed).
         version: i64,
     },
+    /// A payment (its journal, and its reversal's): `cause_id` is the payment's id.
+    Payment {
+        /// The payment.
+        payment_id: String,
+    },
 }
 
 impl Cause {
@@ -73,6 +87,7 @@ impl Cause {
     pub fn cause_type(&self) -> &'static str {
         match self {
             Cause::ReturnVersion { .. } => "return_version",
+            Cause::Payment { .. } => "payment",
         }
     }
 
@@ -80,6 +95,7 @@ impl Cause {
     pub fn cause_id(&self) -> String {
         match self {
             Cause::ReturnVersion { return_id, version } => format!("{return_id}:{version}"),
+            Cause::Payment { payment_id } => payment_id.clone(),
         }
     }
 
@@ -92,6 +108,11 @@ impl Cause {
                 (!return_id.is_empty()).then(|| Cause::ReturnVersion {
                     return_id: return_id.to_owned(),
                     version,
+                })
+            }
+            "payment" => {
+                (!cause_id.is_empty() && !cause_id.contains(':')).then(|| Cause::Payment {
+                    payment_id: cause_id.to_owned(),
                 })
             }
             _ => None,
@@ -288,6 +309,11 @@ mod tests {
         assert_eq!(Cause::parse(c.cause_type(), &c.cause_id()), Some(c));
         assert_eq!(Cause::parse("return_version", "r:0"), None);
         assert_eq!(Cause::parse("payment", "r:1"), None);
+        let p = Cause::Payment {
+            payment_id: "p1".into(),
+        };
+        assert_eq!(Cause::parse(p.cause_type(), &p.cause_id()), Some(p));
+        assert_eq!(Cause::parse("refund", "p1"), None);
         for k in JournalKind::ALL {
             assert_eq!(JournalKind::parse(k.as_str()), Some(k));
         }

@@ -18,12 +18,23 @@
 //!   difference for an amendment or an annual return's adjustment. Interest and
 //!   the late-payment forfeiture are not posted ahead of time (DESIGN §5:
 //!   interest is computed as of a date and posted when a payment settles it;
-//!   the forfeiture is posted when the late payment arrives).
+//!   the forfeiture is posted when the late payment arrives);
+//! - [`book`]: a payor's accounts read back from posted lines ([`PayorBook`]:
+//!   charged, paid and owed per period and component, and the credit held);
+//! - [`payments`]: the journal a payment posts ([`payment_journal`]: the
+//!   policy's payment order, interest on the tax it settles, Montello's
+//!   forfeiture when late, an overpayment to credit) and its reversal.
 
 pub mod account;
+pub mod book;
 pub mod journal;
+pub mod payments;
 pub mod returns;
 
 pub use account::{Account, Component};
+pub use book::{ComponentBook, PayorBook, PostedLine};
 pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
+pub use payments::{
+    Applied, PaymentIn, PaymentPosting, PeriodTerms, Posted, payment_journal, reversal_journal,
+};
 pub use returns::{PostedVersion, VersionSource, return_version_journal};

@@ -7,7 +7,7 @@
 //! the journal, version or table at fault; amounts are named only as a
 //! journal's imbalance). The invariants:
 //! - no migration is pending (else nothing else can be judged);
-//! - the append-only triggers of both ledger tables are in force, and on
+//! - the append-only triggers of both ledger tables and of `payments` are in force, and on
 //!   PostgreSQL no role but the owner (PUBLIC included) holds UPDATE, DELETE
 //!   or TRUNCATE on them;
 //! - every journal has lines, and its lines sum to zero;
@@ -15,7 +15,12 @@
 //! - every version of every return has its journal, and that journal posts
 //!   exactly what the version's stored assessment says
 //!   (`domain::ledger::return_version_journal`); no return-version journal
-//!   names a version that does not exist.
+//!   names a version that does not exist;
+//! - every payment has one `payment` journal, posted on the day received,
+//!   debiting cash with the amount received; each reversal of it negates that
+//!   journal line for line; no payment journal names a payment that does not
+//!   exist (the `payments` table's triggers and privileges are checked with
+//!   the ledger's).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,12 +56,16 @@ fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
             "ledger_journals.ledger_journals_no_delete",
             "ledger_lines.ledger_lines_no_update",
             "ledger_lines.ledger_lines_no_delete",
+            "payments.payments_no_update",
+            "payments.payments_no_delete",
         ],
         DbConn::Pg(_) => &[
             "ledger_journals.ledger_journals_append_only",
             "ledger_journals.ledger_journals_no_truncate",
             "ledger_lines.ledger_lines_append_only",
             "ledger_lines.ledger_lines_no_truncate",
+            "payments.payments_append_only",
+            "payments.payments_no_truncate",
         ],
     }
 }
@@ -105,7 +114,7 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             let grants = db::ledger::change_privileges(conn)?;
             if grants.is_empty() {
                 report.checked.push(
-                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals or ledger_lines"
+                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals, ledger_lines or payments"
                         .into(),
                 );
             }
@@ -132,6 +141,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.lines
         ));
     }
+    if totals.payment_faults == 0 {
+        report.checked.push(format!(
+            "{} payment(s) each have one journal debiting cash with the amount received, {} reversal(s) each negate their payment's journal exactly",
+            totals.payments, totals.reversals
+        ));
+    }
     if totals.version_faults == 0 {
         report.checked.push(format!(
             "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
@@ -151,6 +166,10 @@ struct Totals {
     journal_faults: usize,
     /// Violations found on versions and the journals they cause.
     version_faults: usize,
+    payments: usize,
+    reversals: usize,
+    /// Violations found on payments and their journals.
+    payment_faults: usize,
 }
 
 fn check_municipality(
@@ -294,5 +313,98 @@ fn check_municipality(
         }
     }
     totals.version_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    check_payments(
+        conn,
+        municipality_id,
+        slug,
+        &by_cause,
+        &lines,
+        report,
+        totals,
+    )?;
+    totals.payment_faults += report.broken.len() - before;
+    Ok(())
+}
+
+type ByCause<'a> = BTreeMap<(String, String), Vec<&'a db::ledger::JournalRow>>;
+
+/// Every payment has one `payment` journal debiting cash with its amount, at
+/// most one `payment_reversed` journal negating it line for line, and no
+/// payment journal names a payment that does not exist.
+fn check_payments(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    slug: &str,
+    by_cause: &ByCause<'_>,
+    lines: &BTreeMap<String, Vec<LineRow>>,
+    report: &mut CheckReport,
+    totals: &mut Totals,
+) -> Result<(), ApiError> {
+    let amounts_of = |journal_id: &str| -> Vec<(String, i64)> {
+        lines
+            .get(journal_id)
+            .into_iter()
+            .flatten()
+            .map(|l| (l.account.clone(), l.amount_cents))
+            .collect()
+    };
+    let payments = db::payments::all(conn, municipality_id)?;
+    let mut seen = BTreeSet::new();
+    for p in &payments {
+        totals.payments += 1;
+        seen.insert(p.id.clone());
+        let name = format!("{slug}: payment {}", p.id);
+        let posted = by_cause
+            .get(&("payment".to_owned(), p.id.clone()))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let of_kind = |kind: JournalKind| -> Vec<&db::ledger::JournalRow> {
+            posted
+                .iter()
+                .copied()
+                .filter(|j| j.kind == kind.as_str())
+                .collect()
+        };
+        let [journal] = of_kind(JournalKind::Payment)[..] else {
+            report.broken.push(format!(
+                "{name} has {} payment journal(s) (expected one)",
+                of_kind(JournalKind::Payment).len()
+            ));
+            continue;
+        };
+        let paid = amounts_of(&journal.id);
+        let cash: i64 = paid
+            .iter()
+            .filter(|(a, _)| a == "municipality:cash")
+            .map(|(_, c)| *c)
+            .sum();
+        if cash != p.amount_cents || journal.posted_on != p.received_on {
+            report.broken.push(format!(
+                "{name}: journal {} does not debit cash with the amount received on the day received",
+                journal.id
+            ));
+        }
+        for reversal in of_kind(JournalKind::PaymentReversed) {
+            totals.reversals += 1;
+            let negated: Vec<(String, i64)> = paid.iter().map(|(a, c)| (a.clone(), -c)).collect();
+            if amounts_of(&reversal.id) != negated || reversal.posted_on < p.received_on {
+                report.broken.push(format!(
+                    "{name}: reversal journal {} does not negate journal {}",
+                    reversal.id, journal.id
+                ));
+            }
+        }
+    }
+    for ((cause_type, cause_id), posted) in by_cause {
+        if cause_type == "payment" && !seen.contains(cause_id) {
+            for j in posted {
+                report.broken.push(format!(
+                    "{slug}: journal {} names payment {cause_id}, which does not exist",
+                    j.id
+                ));
+            }
+        }
+    }
     Ok(())
 }

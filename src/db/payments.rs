@@ -1,0 +1,92 @@
+//! Queries over payments received (confidential, append-only).
+//!
+//! Contract: every function takes the municipality id (the tenant) and runs
+//! inside the caller's unit of work. Rows are only inserted (the database
+//! refuses UPDATE and DELETE). [`lock_payor`] serialises the payments of one
+//! payor: on PostgreSQL it takes the payor's row lock (`SELECT ... FOR NO KEY
+//! UPDATE`, which leaves inserts referring to the payor free) until the unit
+//! of work ends, so a second payment to the same
+//! account waits and then reads the first one's journal; on SQLite a write
+//! unit already holds the database's write lock from its first statement
+//! (`BEGIN IMMEDIATE`), so there is nothing more to take.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Text};
+
+use super::{DbConn, insert_row, schema::payments};
+
+/// A payment as received.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
+#[diesel(table_name = payments)]
+pub struct PaymentRow {
+    pub municipality_id: i64,
+    pub id: String,
+    pub payor_id: String,
+    /// The local date it was received.
+    pub received_on: NaiveDate,
+    /// Positive cents.
+    pub amount_cents: i64,
+    /// `check`, `ach`, `card` or `cash`.
+    pub method: String,
+    /// The check number, transaction id or receipt number.
+    pub reference: String,
+    /// The actor who recorded it (`user:ID`).
+    pub recorded_by: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// Insert a payment.
+pub fn insert(conn: &mut DbConn, row: &PaymentRow) -> QueryResult<()> {
+    insert_row(conn, payments::table, row)
+}
+
+/// One payment of a payor.
+pub fn get(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    id: &str,
+) -> QueryResult<Option<PaymentRow>> {
+    payments::table
+        .filter(payments::municipality_id.eq(municipality_id))
+        .filter(payments::payor_id.eq(payor_id))
+        .filter(payments::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// Every payment of a payor, oldest receipt first.
+pub fn of_payor(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> QueryResult<Vec<PaymentRow>> {
+    payments::table
+        .filter(payments::municipality_id.eq(municipality_id))
+        .filter(payments::payor_id.eq(payor_id))
+        .order((payments::received_on.asc(), payments::created_at.asc()))
+        .load(conn)
+}
+
+/// Every payment of the municipality (the check).
+pub fn all(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<PaymentRow>> {
+    payments::table
+        .filter(payments::municipality_id.eq(municipality_id))
+        .order(payments::id.asc())
+        .load(conn)
+}
+
+/// Hold the payor's row until the unit of work ends (see the module doc).
+pub fn lock_payor(conn: &mut DbConn, municipality_id: i64, payor_id: &str) -> QueryResult<()> {
+    match conn {
+        DbConn::Sqlite(_) => Ok(()),
+        DbConn::Pg(pg) => diesel::sql_query(
+            "SELECT id FROM payors WHERE municipality_id = $1 AND id = $2 FOR NO KEY UPDATE",
+        )
+        .bind::<BigInt, _>(municipality_id)
+        .bind::<Text, _>(payor_id)
+        .execute(pg)
+        .map(|_| ()),
+    }
+}

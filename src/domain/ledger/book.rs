@@ -1,0 +1,159 @@
+//! A payor's book: its accounts read back from posted lines, per period and
+//! component, as charged, paid and owed.
+//!
+//! Contract: pure. [`PayorBook::from_lines`] takes the lines on the payor's
+//! accounts of the journals posted on or before a date (the caller filters)
+//! and classifies each line on a receivable account (`payor:<p>:<period>:<c>`):
+//! - in a return's journal (filed, amended, annual adjustment) it is a charge
+//!   (an amendment down is a negative charge);
+//! - in a payment's journal a debit is a charge the payment settled and
+//!   posted (interest, forfeiture), a credit is the payment applied;
+//! - in a reversal's journal (the exact negation of a payment's) a credit
+//!   undoes a charge and a debit undoes a payment.
+//!
+//! So for every account `balance = charged − paid` (the sum of its lines).
+//! Lines on the payor's credit account are the credit held (an overpayment):
+//! [`PayorBook::credit`] is what the payor has to its credit (positive).
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use super::account::{Account, Component};
+use super::journal::JournalKind;
+use crate::domain::money::Money;
+use crate::domain::period::Period;
+
+/// A line on one of the payor's accounts, with its journal's kind and date.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostedLine {
+    /// The kind of the journal the line belongs to.
+    pub kind: JournalKind,
+    /// The journal's date.
+    pub posted_on: NaiveDate,
+    /// The account.
+    pub account: Account,
+    /// Signed cents: debit positive.
+    pub amount_cents: i64,
+}
+
+/// One component of one period: what was charged, what was paid, what is owed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ComponentBook {
+    /// Charges posted (net of amendments down and reversals).
+    pub charged: Money,
+    /// Payments applied (net of reversals).
+    pub paid: Money,
+}
+
+impl ComponentBook {
+    /// What is still owed (negative: paid beyond the charge).
+    pub fn balance(&self) -> Money {
+        self.charged - self.paid
+    }
+}
+
+/// The payor's accounts (see the module doc).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayorBook {
+    /// Per period, per component.
+    pub periods: BTreeMap<Period, BTreeMap<Component, ComponentBook>>,
+    /// Money of the payor held as credit (positive).
+    pub credit: Money,
+}
+
+impl PayorBook {
+    /// Read the book from `lines` (see the module doc); lines on other
+    /// accounts (security deposit) are left out.
+    pub fn from_lines(lines: &[PostedLine]) -> PayorBook {
+        let mut book = PayorBook::default();
+        for line in lines {
+            let amount = Money::from_cents(line.amount_cents);
+            match &line.account {
+                Account::Payor {
+                    period, component, ..
+                } => {
+                    let entry = book
+                        .periods
+                        .entry(*period)
+                        .or_default()
+                        .entry(*component)
+                        .or_default();
+                    let is_charge = match line.kind {
+                        JournalKind::Payment => line.amount_cents > 0,
+                        JournalKind::PaymentReversed => line.amount_cents < 0,
+                        JournalKind::ReturnFiled
+                        | JournalKind::ReturnAmended
+                        | JournalKind::AnnualAdjustment => true,
+                    };
+                    if is_charge {
+                        entry.charged += amount;
+                    } else {
+                        entry.paid -= amount;
+                    }
+                }
+                Account::PayorCredit { .. } => book.credit -= amount,
+                _ => {}
+            }
+        }
+        book
+    }
+
+    /// The component of `period`, zero when nothing was posted to it.
+    pub fn component(&self, period: &Period, component: Component) -> ComponentBook {
+        self.periods
+            .get(period)
+            .and_then(|c| c.get(&component))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::compute::test_values::{d, m};
+
+    fn line(kind: JournalKind, account: Account, cents: i64) -> PostedLine {
+        PostedLine {
+            kind,
+            posted_on: d("2026-05-01"),
+            account,
+            amount_cents: cents,
+        }
+    }
+
+    #[test]
+    fn charges_payments_and_reversals_are_told_apart() {
+        let q1 = Period::parse("2026-Q1").unwrap();
+        let tax = Account::payor("p", q1, Component::Tax);
+        let interest = Account::payor("p", q1, Component::Interest);
+        let credit = Account::PayorCredit {
+            payor_id: "p".into(),
+        };
+        let lines = [
+            line(JournalKind::ReturnFiled, tax.clone(), 42750),
+            line(JournalKind::ReturnAmended, tax.clone(), -4500),
+            // A payment settling 100.00 of tax and posting 1.00 of interest.
+            line(JournalKind::Payment, interest.clone(), 100),
+            line(JournalKind::Payment, tax.clone(), -10000),
+            line(JournalKind::Payment, interest.clone(), -100),
+            // Its reversal.
+            line(JournalKind::PaymentReversed, interest.clone(), -100),
+            line(JournalKind::PaymentReversed, tax.clone(), 10000),
+            line(JournalKind::PaymentReversed, interest.clone(), 100),
+            // Another payment, overpaying by 5.00.
+            line(JournalKind::Payment, tax.clone(), -38250),
+            line(JournalKind::Payment, credit, -500),
+        ];
+        let book = PayorBook::from_lines(&lines);
+        let t = book.component(&q1, Component::Tax);
+        assert_eq!(
+            (t.charged, t.paid, t.balance()),
+            (m("382.50"), m("382.50"), m("0.00"))
+        );
+        let i = book.component(&q1, Component::Interest);
+        assert_eq!((i.charged, i.paid), (m("0.00"), m("0.00")));
+        assert_eq!(book.credit, m("5.00"));
+    }
+}

@@ -1,0 +1,378 @@
+//! Recording a payment and reversing a bounced one.
+//!
+//! Contract (issue 9 item 3; DESIGN §3, §5):
+//! - only the clerk-treasurer and staff (`Action::RecordPayments`; a person,
+//!   never an API client); related roles 403, anyone else 404;
+//! - every fault of the body at once (422): `received_on` not after today
+//!   (the municipality's local date) and not before the payor's latest
+//!   payment (so the ledger read as of any date agrees with the order
+//!   payments were applied in), `amount` more than 0.00, `reference` one
+//!   line of 1 to 100 characters;
+//! - the payor's row is locked first (`db::payments::lock_payor`: PostgreSQL
+//!   `FOR UPDATE`; SQLite's write unit already holds the write lock), so two
+//!   payments posted at once to one account apply one after the other, each
+//!   exactly once, the second seeing the first's journal;
+//! - the payor's accounts as of `received_on` and each open period's terms
+//!   (its policy, the due and filing due dates of its return, the previous
+//!   year's tax) go to `domain::ledger::payment_journal`, whose journal is
+//!   posted in the same unit as the payment's row: one journal per payment;
+//! - a reversal (`reversed_on` between the receipt and today, a reason) posts
+//!   the exact negation of the payment's journal; a payment is reversed at
+//!   most once (409 `already_reversed`); nothing is ever updated;
+//! - both are written to the access log as writes (`payment`, `create` /
+//!   `reverse`).
+
+use std::collections::BTreeMap;
+
+use chrono::{NaiveDate, Utc};
+
+use crate::{
+    db::{self, DbConn, payments::PaymentRow},
+    domain::{
+        DomainError, Money, Period,
+        ledger::{
+            Account, JournalKind, JournalLine, PaymentIn, PaymentPosting, PayorBook, PeriodTerms,
+            PostedLine, payment_journal, reversal_journal,
+        },
+        registry::Invalid,
+    },
+    error::{ApiError, FieldError},
+    tenancy::{Action, MunicipalityContext},
+    usecases::{
+        payors::Actor,
+        returns::{PayorTerms, VersionRecord, previous_year_tax},
+    },
+};
+
+/// How a payment was made.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentMethod {
+    /// A check (it may bounce: reverse it).
+    Check,
+    /// An ACH transfer.
+    Ach,
+    /// A card payment.
+    Card,
+    /// Cash at the counter.
+    Cash,
+}
+
+impl PaymentMethod {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentMethod::Check => "check",
+            PaymentMethod::Ach => "ach",
+            PaymentMethod::Card => "card",
+            PaymentMethod::Cash => "cash",
+        }
+    }
+}
+
+/// A payment as the clerk enters it.
+#[derive(Debug, Clone)]
+pub struct NewPayment {
+    /// The local date it was received.
+    pub received_on: NaiveDate,
+    /// The amount.
+    pub amount: Money,
+    /// How.
+    pub method: PaymentMethod,
+    /// Check number, transaction id, receipt number.
+    pub reference: String,
+}
+
+/// A payment recorded, with what it posted.
+#[derive(Debug, Clone)]
+pub struct RecordedPayment {
+    /// The stored row.
+    pub row: PaymentRow,
+    /// Its journal's id.
+    pub journal_id: String,
+    /// What the journal posted.
+    pub posting: PaymentPosting,
+}
+
+/// A reversal recorded.
+#[derive(Debug, Clone)]
+pub struct RecordedReversal {
+    /// The payment reversed.
+    pub payment: PaymentRow,
+    /// The reversing journal's id.
+    pub journal_id: String,
+    /// Its date.
+    pub reversed_on: NaiveDate,
+    /// Why.
+    pub reason: String,
+}
+
+fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
+    FieldError::new(field, rule, message.into())
+}
+
+/// A one-line text of 1 to `max` characters, trimmed.
+fn one_line(field: &str, text: &str, max: usize, faults: &mut Vec<FieldError>) -> String {
+    let text = text.trim();
+    if text.is_empty() {
+        faults.push(fault(field, "non_empty", "must not be empty"));
+    } else if text.chars().count() > max {
+        faults.push(fault(
+            field,
+            "max_length",
+            format!("at most {max} characters"),
+        ));
+    } else if text.chars().any(char::is_control) {
+        faults.push(fault(
+            field,
+            "no_control_characters",
+            "one line, no control characters",
+        ));
+    }
+    text.to_owned()
+}
+
+fn not_after_today(field: &str, date: NaiveDate, today: NaiveDate, faults: &mut Vec<FieldError>) {
+    if date > today {
+        faults.push(fault(
+            field,
+            "in_the_future",
+            format!("must not be after today ({today})"),
+        ));
+    }
+}
+
+fn refused(faults: Vec<FieldError>) -> Result<(), ApiError> {
+    if faults.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::Validation(faults))
+    }
+}
+
+fn domain(e: DomainError) -> ApiError {
+    ApiError::from(Invalid(vec![e]))
+}
+
+/// The payor's lines posted on or before `as_of`, read as a book.
+pub(crate) fn book_as_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    as_of: NaiveDate,
+) -> Result<PayorBook, ApiError> {
+    let rows = db::ledger::payor_lines_as_of(
+        conn,
+        municipality_id,
+        &Account::payor_prefix(payor_id),
+        as_of,
+    )?;
+    let mut lines = Vec::with_capacity(rows.len());
+    for r in rows {
+        lines.push(PostedLine {
+            kind: JournalKind::parse(&r.kind)
+                .ok_or_else(|| ApiError::internal("stored journal has an unknown kind"))?,
+            posted_on: r.posted_on,
+            account: Account::parse(&r.account)
+                .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
+            amount_cents: r.amount_cents,
+        });
+    }
+    Ok(PayorBook::from_lines(&lines))
+}
+
+/// The terms of every period of `book`: its policy, its return's due dates
+/// (the latest version's assessment) and the previous year's tax.
+pub(crate) fn terms_of(
+    conn: &mut DbConn,
+    terms: &PayorTerms,
+    book: &PayorBook,
+) -> Result<BTreeMap<Period, PeriodTerms>, ApiError> {
+    let municipality_id = terms.payor.municipality_id;
+    let payor_id = terms.payor.id.as_str();
+    let mut out = BTreeMap::new();
+    for period in book.periods.keys() {
+        let Some(header) =
+            db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?
+        else {
+            continue; // charges without a return: none yet (determinations will have their own terms)
+        };
+        let versions =
+            db::returns::versions_of_many(conn, municipality_id, std::slice::from_ref(&header.id))?;
+        let Some(latest) = versions.into_iter().last() else {
+            continue;
+        };
+        let assessment = VersionRecord::from_row(latest)?.assessed.assessment;
+        let policy = terms
+            .history
+            .for_period(period)
+            .ok_or(DomainError::NoPolicy {
+                date: period.last_day(),
+            })
+            .map_err(domain)?
+            .clone();
+        out.insert(
+            *period,
+            PeriodTerms {
+                policy,
+                due_date: assessment.due_date,
+                filing_due_date: assessment.filing_due_date,
+                previous_year_tax: previous_year_tax(conn, municipality_id, payor_id, period)?,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// Record a payment (see the module doc).
+pub fn record(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    body: NewPayment,
+    today: NaiveDate,
+) -> Result<RecordedPayment, ApiError> {
+    ctx.require(Action::RecordPayments)?;
+    let municipality_id = ctx.municipality_id;
+    let mut faults = Vec::new();
+    not_after_today("received_on", body.received_on, today, &mut faults);
+    if body.amount.is_negative() || body.amount.is_zero() {
+        faults.push(fault("amount", "positive", "a payment is more than 0.00"));
+    }
+    let reference = one_line("reference", &body.reference, 100, &mut faults);
+    refused(faults)?;
+    let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
+    db::payments::lock_payor(conn, municipality_id, payor_id)?;
+    if let Some(latest) = db::payments::of_payor(conn, municipality_id, payor_id)?
+        .iter()
+        .map(|p| p.received_on)
+        .max()
+        && body.received_on < latest
+    {
+        refused(vec![fault(
+            "received_on",
+            "before_latest_payment",
+            format!(
+                "a payment of this payor received {latest} is already recorded: payments are recorded in the order received"
+            ),
+        )])?;
+    }
+    let book = book_as_of(conn, municipality_id, payor_id, body.received_on)?;
+    let period_terms = terms_of(conn, &terms, &book)?;
+    let id = db::identity::new_id();
+    let posting = payment_journal(
+        &PaymentIn {
+            payor_id,
+            payment_id: &id,
+            received_on: body.received_on,
+            amount: body.amount,
+        },
+        &book,
+        &period_terms,
+    )
+    .map_err(domain)?;
+    let row = PaymentRow {
+        municipality_id,
+        id: id.clone(),
+        payor_id: payor_id.to_owned(),
+        received_on: body.received_on,
+        amount_cents: body.amount.cents(),
+        method: body.method.as_str().to_owned(),
+        reference,
+        recorded_by: ctx.caller.actor().to_string(),
+        created_at: Utc::now().naive_utc(),
+    };
+    db::payments::insert(conn, &row)?;
+    let journal_id = super::post(conn, municipality_id, &posting.journal)?;
+    Actor::of(ctx)?.log_write(conn, ctx, "payment", &id, "create")?;
+    Ok(RecordedPayment {
+        row,
+        journal_id,
+        posting,
+    })
+}
+
+/// A reversal as the clerk enters it.
+#[derive(Debug, Clone)]
+pub struct NewReversal {
+    /// The local date the payment bounced; today when absent.
+    pub reversed_on: Option<NaiveDate>,
+    /// Why (e.g. "returned: insufficient funds").
+    pub reason: String,
+}
+
+/// Reverse a payment (see the module doc).
+pub fn reverse(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    payment_id: &str,
+    body: NewReversal,
+    today: NaiveDate,
+) -> Result<RecordedReversal, ApiError> {
+    ctx.require(Action::RecordPayments)?;
+    let municipality_id = ctx.municipality_id;
+    let mut faults = Vec::new();
+    let reversed_on = body.reversed_on.unwrap_or(today);
+    not_after_today("reversed_on", reversed_on, today, &mut faults);
+    let reason = one_line("reason", &body.reason, 200, &mut faults);
+    refused(faults)?;
+    let payment = db::payments::get(conn, municipality_id, payor_id, payment_id)?
+        .ok_or(ApiError::NotFound("payment"))?;
+    if reversed_on < payment.received_on {
+        refused(vec![fault(
+            "reversed_on",
+            "before_receipt",
+            format!(
+                "the payment was received {}: it cannot be reversed before",
+                payment.received_on
+            ),
+        )])?;
+    }
+    db::payments::lock_payor(conn, municipality_id, payor_id)?;
+    let journals = db::ledger::of_cause(conn, municipality_id, "payment", payment_id)?;
+    if journals
+        .iter()
+        .any(|j| j.kind == JournalKind::PaymentReversed.as_str())
+    {
+        return Err(ApiError::RuleConflict(fault(
+            "payment",
+            "already_reversed",
+            "this payment is already reversed",
+        )));
+    }
+    let original = journals
+        .iter()
+        .find(|j| j.kind == JournalKind::Payment.as_str())
+        .ok_or_else(|| ApiError::internal("a payment without its journal"))?;
+    let lines = db::ledger::lines_of(conn, municipality_id, &original.id)?
+        .into_iter()
+        .map(|l| {
+            Ok(JournalLine {
+                account: Account::parse(&l.account)
+                    .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
+                amount_cents: l.amount_cents,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    let journal = reversal_journal(payment_id, &lines, reversed_on, &reason)
+        .map_err(|e| ApiError::internal(format!("a reversal's journal: {e}")))?;
+    let journal_id = super::post(conn, municipality_id, &journal).map_err(|e| match e {
+        // A concurrent reversal of the same payment lost the race.
+        ApiError::Conflict(_) => ApiError::RuleConflict(fault(
+            "payment",
+            "already_reversed",
+            "this payment is already reversed",
+        )),
+        e => e,
+    })?;
+    Actor::of(ctx)?.log_write(conn, ctx, "payment", payment_id, "reverse")?;
+    Ok(RecordedReversal {
+        payment,
+        journal_id,
+        reversed_on,
+        reason,
+    })
+}

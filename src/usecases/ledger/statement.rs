@@ -1,0 +1,172 @@
+//! A payor's statement of account as of a date.
+//!
+//! Contract (issue 9 item 5; DESIGN §5 "balances are sums as of a date;
+//! interest is computed as of a date, posted only when settled"):
+//! - readable by the clerk-treasurer, staff and the payor's own operator
+//!   (`MunicipalityContext::account_reader`); anyone else 404; every read is
+//!   written to the access log (`payor_account`, the payor's id);
+//! - `as_of` (default today, the municipality's local date) not after today;
+//! - only journals posted on or before `as_of` and payments received by then
+//!   count, so the statement as of a past date shows what was posted then
+//!   (a reversal after `as_of` is not shown);
+//! - per period: what was charged and paid by component, the posted
+//!   balance, and the interest accrued to `as_of` on the tax still unpaid
+//!   (the engine's [`interest`], from the due date; computed here, never
+//!   stored), the balance including it; totals over the periods; the credit
+//!   held is subtracted from the total balance.
+
+use chrono::NaiveDate;
+
+use super::payments::{book_as_of, terms_of};
+use crate::{
+    db::{self, DbConn, payments::PaymentRow},
+    domain::{
+        Line, Money, Period,
+        compute::interest,
+        ledger::{Component, ComponentBook, JournalKind},
+        registry::Invalid,
+    },
+    error::{ApiError, FieldError},
+    tenancy::MunicipalityContext,
+    usecases::{payors::Actor, returns::PayorTerms},
+};
+
+/// One period of the statement.
+#[derive(Debug, Clone)]
+pub struct StatementPeriod {
+    /// The period.
+    pub period: Period,
+    /// Its return's due date (interest runs from it), when a return is on file.
+    pub due_date: Option<NaiveDate>,
+    /// Per component with postings: charged and paid.
+    pub components: Vec<(Component, ComponentBook)>,
+    /// Interest accrued to the statement's date on the unpaid tax, explained.
+    pub interest_accrued: Option<Line>,
+}
+
+impl StatementPeriod {
+    /// Charged over every component.
+    pub fn charged(&self) -> Money {
+        self.components.iter().map(|(_, b)| b.charged).sum()
+    }
+
+    /// Paid over every component.
+    pub fn paid(&self) -> Money {
+        self.components.iter().map(|(_, b)| b.paid).sum()
+    }
+
+    /// The accrued interest's amount (0.00 when none).
+    pub fn accrued(&self) -> Money {
+        self.interest_accrued
+            .as_ref()
+            .map(|l| l.amount)
+            .unwrap_or_default()
+    }
+
+    /// Owed: posted balance plus accrued interest.
+    pub fn balance(&self) -> Money {
+        self.charged() - self.paid() + self.accrued()
+    }
+}
+
+/// A payment as the statement lists it.
+#[derive(Debug, Clone)]
+pub struct StatementPayment {
+    /// The stored row.
+    pub row: PaymentRow,
+    /// The date it was reversed, if reversed by the statement's date.
+    pub reversed_on: Option<NaiveDate>,
+}
+
+/// The statement.
+#[derive(Debug, Clone)]
+pub struct Statement {
+    /// The payor.
+    pub payor_id: String,
+    /// Its date.
+    pub as_of: NaiveDate,
+    /// Every period with postings, oldest first.
+    pub periods: Vec<StatementPeriod>,
+    /// Payments received by the date, oldest first.
+    pub payments: Vec<StatementPayment>,
+    /// Credit held for the payor.
+    pub credit: Money,
+}
+
+impl Statement {
+    /// Owed over every period, less the credit held.
+    pub fn balance(&self) -> Money {
+        self.periods
+            .iter()
+            .map(StatementPeriod::balance)
+            .sum::<Money>()
+            - self.credit
+    }
+}
+
+/// The payor's statement as of `as_of` (see the module doc).
+pub fn statement(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    as_of: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<Statement, ApiError> {
+    let basis = ctx.account_reader(payor_id)?;
+    let as_of = as_of.unwrap_or(today);
+    if as_of > today {
+        return Err(ApiError::Validation(vec![FieldError::new(
+            "as_of",
+            "in_the_future",
+            format!("a statement is as of today ({today}) or an earlier date"),
+        )]));
+    }
+    let municipality_id = ctx.municipality_id;
+    let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
+    let book = book_as_of(conn, municipality_id, payor_id, as_of)?;
+    let period_terms = terms_of(conn, &terms, &book)?;
+    let mut periods = Vec::new();
+    for (period, components) in &book.periods {
+        let t = period_terms.get(period);
+        let unpaid_tax = book.component(period, Component::Tax).balance().max_zero();
+        let interest_accrued = match t {
+            Some(t) if !unpaid_tax.is_zero() => Some(
+                interest(&t.policy, unpaid_tax, t.due_date, Some(as_of))
+                    .map_err(|e| ApiError::from(Invalid(vec![e])))?,
+            ),
+            _ => None,
+        };
+        periods.push(StatementPeriod {
+            period: *period,
+            due_date: t.map(|t| t.due_date),
+            components: components.iter().map(|(c, b)| (*c, *b)).collect(),
+            interest_accrued,
+        });
+    }
+    let mut payments = Vec::new();
+    for row in db::payments::of_payor(conn, municipality_id, payor_id)? {
+        if row.received_on > as_of {
+            continue;
+        }
+        let reversed_on = db::ledger::of_cause(conn, municipality_id, "payment", &row.id)?
+            .into_iter()
+            .find(|j| j.kind == JournalKind::PaymentReversed.as_str() && j.posted_on <= as_of)
+            .map(|j| j.posted_on);
+        payments.push(StatementPayment { row, reversed_on });
+    }
+    let actor = Actor::of(ctx)?;
+    db::access_log::record(
+        conn,
+        municipality_id,
+        &actor.reader(&basis),
+        "payor_account",
+        payor_id,
+    )?;
+    Ok(Statement {
+        payor_id: payor_id.to_owned(),
+        as_of,
+        periods,
+        payments,
+        credit: book.credit,
+    })
+}
