@@ -34,19 +34,6 @@ pub fn of_payor(
         .load(conn)
 }
 
-/// Every granted extension for these periods (the municipality's view).
-pub fn granted_for_periods(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    periods: &[String],
-) -> QueryResult<Vec<ExtensionRow>> {
-    e::table
-        .filter(e::municipality_id.eq(municipality_id))
-        .filter(e::period.eq_any(periods))
-        .filter(e::status.eq("granted"))
-        .load(conn)
-}
-
 /// Every extension request still waiting for a decision, oldest first.
 pub fn pending(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<ExtensionRow>> {
     e::table

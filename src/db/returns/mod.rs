@@ -69,19 +69,6 @@ pub fn of_payor(
         .load(conn)
 }
 
-/// Every return filed in the municipality for these periods.
-pub fn for_periods(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    periods: &[String],
-) -> QueryResult<Vec<ReturnRow>> {
-    tax_returns::table
-        .filter(tax_returns::municipality_id.eq(municipality_id))
-        .filter(tax_returns::period.eq_any(periods))
-        .order(tax_returns::payor_id.asc())
-        .load(conn)
-}
-
 /// Every version of a return, the original first.
 pub fn versions(
     conn: &mut DbConn,

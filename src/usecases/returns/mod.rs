@@ -79,11 +79,7 @@ pub(crate) fn previous_year_tax(
     payor_id: &str,
     period: &Period,
 ) -> Result<Option<Money>, ApiError> {
-    let year = period.last_day().format("%Y").to_string();
-    let previous: i32 = year
-        .parse::<i32>()
-        .map_err(|_| ApiError::internal("year"))?
-        - 1;
+    let previous = chrono::Datelike::year(&period.last_day()) - 1;
     let periods: Vec<String> = Period::quarters_of_year(previous)
         .iter()
         .map(|p| p.to_string())
