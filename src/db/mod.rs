@@ -22,6 +22,7 @@ pub mod marketplace;
 pub mod migrations;
 pub mod models;
 pub mod municipalities;
+pub mod notices;
 pub mod payments;
 pub mod payors;
 pub mod policies;

@@ -377,3 +377,21 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(ledger_journals, ledger_lines);
+
+diesel::table! {
+    /// Written notices (append-only): the document's content as JSON.
+    notices (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        kind -> Text,
+        issued_on -> Date,
+        title -> Text,
+        content -> Text,
+        journal_id -> Nullable<Text>,
+        cause_type -> Text,
+        cause_id -> Text,
+        issued_by -> Text,
+        created_at -> Timestamp,
+    }
+}

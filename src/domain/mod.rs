@@ -25,6 +25,7 @@ pub mod iso_date;
 pub mod ledger;
 pub mod marketplace;
 pub mod money;
+pub mod notice;
 pub mod obligations;
 pub mod period;
 pub mod policy;

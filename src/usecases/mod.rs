@@ -13,6 +13,7 @@ pub mod idempotency;
 pub mod ledger;
 pub mod marketplace;
 pub mod membership;
+pub mod notices;
 pub mod payors;
 pub mod policies;
 pub mod returns;

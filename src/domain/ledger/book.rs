@@ -6,8 +6,12 @@
 //! and classifies each line on a receivable account (`payor:<p>:<period>:<c>`):
 //! - in a return's journal (filed, amended, annual adjustment) it is a charge
 //!   (an amendment down is a negative charge);
+//! - in a determination's journal, an estimate's replacement and the daily
+//!   forfeiture posting, likewise a charge (a replacement is a negative one);
 //! - in a payment's journal a debit is a charge the payment settled and
-//!   posted (interest, forfeiture), a credit is the payment applied;
+//!   posted (interest, forfeiture), a credit is the payment applied; the same
+//!   for money applied from credit or from a security deposit (and a refund's
+//!   or a deposit's own journal);
 //! - in a reversal's journal (the exact negation of a payment's) a credit
 //!   undoes a charge and a debit undoes a payment.
 //!
@@ -80,11 +84,19 @@ impl PayorBook {
                         .entry(*component)
                         .or_default();
                     let is_charge = match line.kind {
-                        JournalKind::Payment => line.amount_cents > 0,
+                        JournalKind::Payment
+                        | JournalKind::CreditApplied
+                        | JournalKind::Refund
+                        | JournalKind::SecurityReceived
+                        | JournalKind::SecurityApplied
+                        | JournalKind::SecurityReturned => line.amount_cents > 0,
                         JournalKind::PaymentReversed => line.amount_cents < 0,
                         JournalKind::ReturnFiled
                         | JournalKind::ReturnAmended
-                        | JournalKind::AnnualAdjustment => true,
+                        | JournalKind::AnnualAdjustment
+                        | JournalKind::Determination
+                        | JournalKind::EstimateReplaced
+                        | JournalKind::ForfeiturePosted => true,
                     };
                     if is_charge {
                         entry.charged += amount;

@@ -30,16 +30,40 @@ pub enum JournalKind {
     Payment,
     /// The exact negation of a payment's journal (a bounced check).
     PaymentReversed,
+    /// Credit held applied to charges of the payor's periods.
+    CreditApplied,
+    /// A refund of credit paid out (with Montello's refund interest).
+    Refund,
+    /// The charges of a determination (audit, estimate, fraud).
+    Determination,
+    /// A filed return replacing the tax of an estimate for its period.
+    EstimateReplaced,
+    /// A security deposit received.
+    SecurityReceived,
+    /// A security deposit applied to unpaid tax (after notice).
+    SecurityApplied,
+    /// A security deposit returned to the payor.
+    SecurityReturned,
+    /// Montello's late-payment forfeiture posted by the clerk's daily posting.
+    ForfeiturePosted,
 }
 
 impl JournalKind {
     /// Every kind.
-    pub const ALL: [JournalKind; 5] = [
+    pub const ALL: [JournalKind; 13] = [
         JournalKind::ReturnFiled,
         JournalKind::ReturnAmended,
         JournalKind::AnnualAdjustment,
         JournalKind::Payment,
         JournalKind::PaymentReversed,
+        JournalKind::CreditApplied,
+        JournalKind::Refund,
+        JournalKind::Determination,
+        JournalKind::EstimateReplaced,
+        JournalKind::SecurityReceived,
+        JournalKind::SecurityApplied,
+        JournalKind::SecurityReturned,
+        JournalKind::ForfeiturePosted,
     ];
 
     /// The stored name.
@@ -50,6 +74,14 @@ impl JournalKind {
             JournalKind::AnnualAdjustment => "annual_adjustment",
             JournalKind::Payment => "payment",
             JournalKind::PaymentReversed => "payment_reversed",
+            JournalKind::CreditApplied => "credit_applied",
+            JournalKind::Refund => "refund",
+            JournalKind::Determination => "determination",
+            JournalKind::EstimateReplaced => "estimate_replaced",
+            JournalKind::SecurityReceived => "security_received",
+            JournalKind::SecurityApplied => "security_applied",
+            JournalKind::SecurityReturned => "security_returned",
+            JournalKind::ForfeiturePosted => "forfeiture_posted",
         }
     }
 
@@ -66,6 +98,12 @@ impl fmt::Display for JournalKind {
 }
 
 /// What caused a journal, stored as `cause_type` and `cause_id`.
+///
+/// Besides a return's version, every cause is one stored row named by its id
+/// (no `:` in it): a payment (its journal and its reversal's), a refund, a
+/// determination, a security deposit (received, applied, returned), and a
+/// posting run (the credit applied or the forfeiture posted for one return:
+/// `cause_id` the return's id, so each is posted at most once per kind).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Cause {
     /// A version of a return: `cause_id` is `<return id>:<version>`.
@@ -80,14 +118,48 @@ pub enum Cause {
         /// The payment.
         payment_id: String,
     },
+    /// A refund of credit.
+    Refund {
+        /// The refund.
+        refund_id: String,
+    },
+    /// A determination (audit, estimate, fraud) and what replaces its tax.
+    Determination {
+        /// The determination.
+        determination_id: String,
+    },
+    /// A security deposit: received, applied, returned.
+    SecurityDeposit {
+        /// The deposit.
+        deposit_id: String,
+    },
+    /// A posting the ledger makes for one return on its own schedule (the
+    /// clerk's daily forfeiture posting, credit applied to a new charge).
+    Return {
+        /// The return.
+        return_id: String,
+    },
 }
 
 impl Cause {
+    /// The causes named by one id, with their stored `cause_type`.
+    const BY_ID: [&'static str; 5] = [
+        "payment",
+        "refund",
+        "determination",
+        "security_deposit",
+        "return",
+    ];
+
     /// The stored `cause_type`.
     pub fn cause_type(&self) -> &'static str {
         match self {
             Cause::ReturnVersion { .. } => "return_version",
             Cause::Payment { .. } => "payment",
+            Cause::Refund { .. } => "refund",
+            Cause::Determination { .. } => "determination",
+            Cause::SecurityDeposit { .. } => "security_deposit",
+            Cause::Return { .. } => "return",
         }
     }
 
@@ -95,28 +167,39 @@ impl Cause {
     pub fn cause_id(&self) -> String {
         match self {
             Cause::ReturnVersion { return_id, version } => format!("{return_id}:{version}"),
-            Cause::Payment { payment_id } => payment_id.clone(),
+            Cause::Payment { payment_id: id }
+            | Cause::Refund { refund_id: id }
+            | Cause::Determination {
+                determination_id: id,
+            }
+            | Cause::SecurityDeposit { deposit_id: id }
+            | Cause::Return { return_id: id } => id.clone(),
         }
     }
 
     /// The cause stored as `cause_type` and `cause_id`.
     pub fn parse(cause_type: &str, cause_id: &str) -> Option<Cause> {
-        match cause_type {
-            "return_version" => {
-                let (return_id, version) = cause_id.rsplit_once(':')?;
-                let version: i64 = version.parse().ok().filter(|v| *v >= 1)?;
-                (!return_id.is_empty()).then(|| Cause::ReturnVersion {
-                    return_id: return_id.to_owned(),
-                    version,
-                })
-            }
-            "payment" => {
-                (!cause_id.is_empty() && !cause_id.contains(':')).then(|| Cause::Payment {
-                    payment_id: cause_id.to_owned(),
-                })
-            }
-            _ => None,
+        if cause_type == "return_version" {
+            let (return_id, version) = cause_id.rsplit_once(':')?;
+            let version: i64 = version.parse().ok().filter(|v| *v >= 1)?;
+            return (!return_id.is_empty()).then(|| Cause::ReturnVersion {
+                return_id: return_id.to_owned(),
+                version,
+            });
         }
+        if !Cause::BY_ID.contains(&cause_type) || cause_id.is_empty() || cause_id.contains(':') {
+            return None;
+        }
+        let id = cause_id.to_owned();
+        Some(match cause_type {
+            "payment" => Cause::Payment { payment_id: id },
+            "refund" => Cause::Refund { refund_id: id },
+            "determination" => Cause::Determination {
+                determination_id: id,
+            },
+            "security_deposit" => Cause::SecurityDeposit { deposit_id: id },
+            _ => Cause::Return { return_id: id },
+        })
     }
 }
 
@@ -313,7 +396,24 @@ mod tests {
             payment_id: "p1".into(),
         };
         assert_eq!(Cause::parse(p.cause_type(), &p.cause_id()), Some(p));
-        assert_eq!(Cause::parse("refund", "p1"), None);
+        assert_eq!(Cause::parse("refund_of", "p1"), None);
+        for c in [
+            Cause::Refund {
+                refund_id: "f1".into(),
+            },
+            Cause::Determination {
+                determination_id: "d1".into(),
+            },
+            Cause::SecurityDeposit {
+                deposit_id: "s1".into(),
+            },
+            Cause::Return {
+                return_id: "r1".into(),
+            },
+        ] {
+            assert_eq!(Cause::parse(c.cause_type(), &c.cause_id()), Some(c));
+        }
+        assert_eq!(Cause::parse("determination", ""), None);
         for k in JournalKind::ALL {
             assert_eq!(JournalKind::parse(k.as_str()), Some(k));
         }
