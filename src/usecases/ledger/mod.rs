@@ -10,6 +10,7 @@
 //! not a balance (it is computed as of a date and posted when settled).
 
 pub mod check;
+pub mod determinations;
 pub mod payments;
 pub mod statement;
 
@@ -95,7 +96,15 @@ pub fn post_return_version(
     difference: Option<&TaxDifference>,
 ) -> Result<(), ApiError> {
     let journal = journal_of_version(payor_id, row, assessment, difference)?;
-    post(conn, row.municipality_id, &journal).map(|_| ())
+    post(conn, row.municipality_id, &journal)?;
+    determinations::replace_estimates(
+        conn,
+        row.municipality_id,
+        payor_id,
+        row,
+        &assessment.period,
+    )?;
+    Ok(())
 }
 
 /// The balance of every account of `payor_id` that has lines posted on or
