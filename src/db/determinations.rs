@@ -95,3 +95,11 @@ pub fn of_payor_period(
         ))
         .load(conn)
 }
+
+/// Every determination of the municipality (the check).
+pub fn all(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<DeterminationRow>> {
+    determinations::table
+        .filter(determinations::municipality_id.eq(municipality_id))
+        .order(determinations::id.asc())
+        .load(conn)
+}

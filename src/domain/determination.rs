@@ -189,8 +189,10 @@ pub struct DeterminedCharge {
 }
 
 /// The journal a determination posts (see the module doc). Charges of 0.00
-/// are left out, except that a journal always has its tax lines (an audit
-/// confirming the return posts 0.00 of tax).
+/// are left out; when nothing is left the journal posts one 0.00 charge
+/// (the fraud penalty for a fraud finding, else the tax: an audit confirming
+/// the return), so every determination has its journal, and the same
+/// charges always give the same lines.
 pub fn determination_journal(
     payor_id: &str,
     determination_id: &str,
@@ -201,7 +203,7 @@ pub fn determination_journal(
 ) -> Result<Journal, DomainError> {
     let mut lines = Vec::new();
     for c in charges {
-        if c.amount.is_zero() && !(c.component == Component::Tax && lines.is_empty()) {
+        if c.amount.is_zero() {
             continue;
         }
         lines.push(JournalLine::debit(

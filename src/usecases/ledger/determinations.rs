@@ -809,3 +809,129 @@ pub(crate) fn of_payor(
         .map(DeterminationRecord::from_row)
         .collect()
 }
+
+/// `roomtax check` for one municipality's determinations (see
+/// `usecases::ledger::check`): the journals they caused, by cause, and the
+/// lines by journal are the check's; returns how many were checked.
+pub(crate) fn check(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    slug: &str,
+    by_cause: &std::collections::BTreeMap<(String, String), Vec<&db::ledger::JournalRow>>,
+    lines: &std::collections::BTreeMap<String, Vec<db::ledger::LineRow>>,
+    report: &mut super::check::CheckReport,
+) -> Result<usize, ApiError> {
+    let rows = db::determinations::all(conn, municipality_id)?;
+    let mut seen = std::collections::BTreeSet::new();
+    for row in &rows {
+        seen.insert(row.id.clone());
+        let name = format!("{slug}: determination {}", row.id);
+        let record = match DeterminationRecord::from_row(row.clone()) {
+            Ok(r) => r,
+            Err(_) => {
+                report.broken.push(format!("{name} does not parse"));
+                continue;
+            }
+        };
+        let posted = by_cause
+            .get(&("determination".to_owned(), row.id.clone()))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let stored = |journal_id: &str| -> Vec<(String, i64)> {
+            lines
+                .get(journal_id)
+                .into_iter()
+                .flatten()
+                .map(|l| (l.account.clone(), l.amount_cents))
+                .collect()
+        };
+        let wanted = |j: &crate::domain::ledger::Journal| -> Vec<(String, i64)> {
+            j.lines()
+                .iter()
+                .map(|l| (l.account.to_string(), l.amount_cents))
+                .collect()
+        };
+        let made: Vec<_> = posted
+            .iter()
+            .filter(|j| j.kind == JournalKind::Determination.as_str())
+            .collect();
+        let expected = determination_journal(
+            &row.payor_id,
+            &row.id,
+            record.period,
+            row.determined_on,
+            record.kind,
+            &[
+                charge(Component::Tax, Money::from_cents(row.tax_charged_cents)),
+                charge(
+                    Component::EstimatePenalty,
+                    Money::from_cents(row.estimate_penalty_cents),
+                ),
+                charge(
+                    Component::FraudPenalty,
+                    Money::from_cents(row.fraud_penalty_cents),
+                ),
+            ],
+        )
+        .map_err(domain)?;
+        match made.as_slice() {
+            [j] if j.id == row.journal_id
+                && j.posted_on == row.determined_on
+                && stored(&j.id) == wanted(&expected) => {}
+            [] => report.broken.push(format!("{name} has no journal")),
+            [_] => report.broken.push(format!(
+                "{name}: its journal does not post what it determined on {}",
+                row.determined_on
+            )),
+            many => report
+                .broken
+                .push(format!("{name} has {} journals (expected one)", many.len())),
+        }
+        let replaced: Vec<_> = posted
+            .iter()
+            .filter(|j| j.kind == JournalKind::EstimateReplaced.as_str())
+            .collect();
+        match (record.kind, replaced.as_slice()) {
+            (_, []) => {}
+            (DeterminationKind::NonFilerEstimate, [j]) => {
+                let back = replacement_journal(
+                    &row.payor_id,
+                    &row.id,
+                    record.period,
+                    j.posted_on,
+                    Money::from_cents(row.tax_charged_cents),
+                )
+                .map_err(domain)?;
+                if stored(&j.id) != wanted(&back) {
+                    report.broken.push(format!(
+                        "{name}: journal {} does not take back the estimate's tax exactly",
+                        j.id
+                    ));
+                }
+            }
+            _ => report.broken.push(format!(
+                "{name} has {} estimate replacement(s) (at most one, for an estimate)",
+                replaced.len()
+            )),
+        }
+        let notices = db::notices::of_cause(conn, municipality_id, "determination", &row.id)?;
+        if !notices.iter().any(|n| {
+            n.id == row.notice_id && n.journal_id.as_deref() == Some(row.journal_id.as_str())
+        }) {
+            report
+                .broken
+                .push(format!("{name} has no notice naming its journal"));
+        }
+    }
+    for ((cause_type, cause_id), posted) in by_cause {
+        if cause_type == "determination" && !seen.contains(cause_id) {
+            for j in posted {
+                report.broken.push(format!(
+                    "{slug}: journal {} names determination {cause_id}, which does not exist",
+                    j.id
+                ));
+            }
+        }
+    }
+    Ok(rows.len())
+}

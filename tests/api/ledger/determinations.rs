@@ -133,11 +133,15 @@ fn check_passes(app: &TestApp) {
     let mut owner = app.owner_conn();
     assert!(sums(&all_lines(&mut owner)).values().all(|s| *s == 0));
     let out = roomtax(&app.db, &["check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
+        "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("determination(s) each have their journal"),
+        "{stdout}"
     );
 }
 
@@ -620,5 +624,127 @@ async fn an_estimate_replaced_by_a_return_filed_later_keeps_its_penalty() {
     // As of the estimate's day, before the return: the estimate's tax.
     let before = statement(&app, &clerk, "montello", &payor, "2026-06-15").await;
     assert_eq!(component(period(&before, "2026-Q1"), "tax"), "900.00");
+    check_passes(&app);
+
+    // A balanced journal slipped in past the service, naming a determination
+    // that does not exist: the check names it and fails.
+    let mut owner = app.owner_conn();
+    let journal = roomtax::db::ledger::JournalRow {
+        municipality_id: 1,
+        id: "tampered-journal".into(),
+        posted_on: "2026-06-20".parse().unwrap(),
+        kind: "determination".into(),
+        cause_type: "determination".into(),
+        cause_id: "ghost".into(),
+        memo: "m".into(),
+        created_at: chrono::Utc::now().naive_utc(),
+    };
+    let line = |no: i32, account: &str, cents: i64| roomtax::db::ledger::LineRow {
+        municipality_id: 1,
+        journal_id: "tampered-journal".into(),
+        line_no: no,
+        account: account.into(),
+        amount_cents: cents,
+    };
+    let municipality = {
+        use diesel::prelude::*;
+        use roomtax::db::schema::municipalities::dsl as m;
+        m::municipalities
+            .filter(m::slug.eq("montello"))
+            .select(m::id)
+            .first::<i64>(&mut owner)
+            .unwrap()
+    };
+    let journal = roomtax::db::ledger::JournalRow {
+        municipality_id: municipality,
+        ..journal
+    };
+    let lines = [
+        line(1, &format!("payor:{payor}:2026-Q1:tax"), 100),
+        line(2, "municipality:revenue:tax", -100),
+    ]
+    .map(|l| roomtax::db::ledger::LineRow {
+        municipality_id: municipality,
+        ..l
+    });
+    roomtax::db::ledger::insert(&mut owner, &journal, &lines).unwrap();
+    let out = roomtax(&app.db, &["check"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("journal tampered-journal names determination ghost"),
+        "{text}"
+    );
+}
+
+/// Hostile bodies: an unknown field and a malformed date are 400; negative
+/// figures, an over-long basis and a figure of another kind are 422, all at
+/// once; nothing is posted.
+#[actix_web::test]
+async fn hostile_bodies_are_refused_before_anything_is_posted() {
+    let app = spawn_demo_app_at("2026-06-15T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let res = determine(
+        &app,
+        &clerk,
+        "montello",
+        MOTEL,
+        json!({"kind": "fraud", "period": "2025-Q1", "basis": "x", "amount": "1.00"}),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    let res = determine(
+        &app,
+        &clerk,
+        "montello",
+        MOTEL,
+        json!({"kind": "fraud", "period": "2025-Q1", "basis": "x", "determined_on": "2026-6-1"}),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    let res = determine(
+        &app,
+        &clerk,
+        "montello",
+        MOTEL,
+        json!({"kind": "desk_audit", "period": "2025-Q1", "basis": "x"}),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    let res = determine(
+        &app,
+        &clerk,
+        "montello",
+        MOTEL,
+        json!({
+            "kind": "office_audit",
+            "period": "2025-Q1",
+            "basis": "b".repeat(4001),
+            "gross_receipts": "-1.00",
+            "estimated_receipts": "5.00",
+            "determined_on": "2026-06-16"
+        }),
+    )
+    .await;
+    let body = crate::helpers::check::assert_problem(res, 422, "validation-failed", None).await;
+    for (field, rule) in [
+        ("basis", "max_length"),
+        ("gross_receipts", "not_negative"),
+        ("estimated_receipts", "not_for_kind"),
+        ("determined_on", "in_the_future"),
+    ] {
+        assert_eq!(rule_of(&body, field).as_deref(), Some(rule), "{body}");
+    }
+    let list: Value = app
+        .get_as(&clerk, &determinations_of("montello", MOTEL))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(list["items"].as_array().unwrap().is_empty(), "{list}");
     check_passes(&app);
 }
