@@ -714,7 +714,10 @@ fn notice(
 /// on the filing date); its penalty stands. At most once per estimate (the
 /// ledger's unique key on cause and kind). Called from
 /// `usecases::ledger::post_return_version` for every version; only an
-/// original filing (`source` `filed`) of a quarter replaces anything.
+/// original filing (`source` `filed`) of a quarter replaces anything. It
+/// takes the payor's lock (`db::payments::lock_payor`) as the estimate does,
+/// so a return and an estimate of the same quarter made at the same moment
+/// never both charge its tax.
 pub fn replace_estimates(
     conn: &mut DbConn,
     municipality_id: i64,
@@ -725,6 +728,9 @@ pub fn replace_estimates(
     if row.source != "filed" || !period.is_quarter() {
         return Ok(());
     }
+    // An estimate made at the same moment either committed before this lock
+    // (and is replaced here) or waits for it and then sees the return.
+    db::payments::lock_payor(conn, municipality_id, payor_id)?;
     let estimates =
         db::determinations::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?;
     for d in estimates

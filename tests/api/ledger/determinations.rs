@@ -748,3 +748,40 @@ async fn hostile_bodies_are_refused_before_anything_is_posted() {
     assert!(list["items"].as_array().unwrap().is_empty(), "{list}");
     check_passes(&app);
 }
+
+/// An estimate and the quarter's return sent at the same moment: whichever
+/// lands first, the quarter's tax ends as the return's (the estimate is
+/// refused, or made and then replaced), never both. Montello 2026-Q1 return
+/// of 10,000.00: tax 450.00.
+#[actix_web::test]
+async fn an_estimate_racing_the_return_never_charges_the_tax_twice() {
+    let app = spawn_demo_app_at("2026-06-15T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    for round in 0..3 {
+        let payor = new_payor(&app, &clerk, &format!("Race Lodge {round} LLC")).await;
+        let estimate = determine(
+            &app,
+            &clerk,
+            "montello",
+            &payor,
+            json!({"kind": "non_filer_estimate", "period": "2026-Q1", "basis": "x", "estimated_receipts": "20000.00"}),
+        );
+        let mut body = filing("2026-Q1", "10000.00", "0.00");
+        body["received_on"] = json!("2026-06-15");
+        let filed = file(&app, &clerk, &payor, body);
+        let (estimate, filed) = tokio::join!(estimate, filed);
+        assert_eq!(filed.status(), 201, "round {round}");
+        assert!(
+            [201, 422].contains(&estimate.status().as_u16()),
+            "round {round}: {}",
+            estimate.status()
+        );
+        let account = statement(&app, &clerk, "montello", &payor, "2026-06-15").await;
+        assert_eq!(
+            component(period(&account, "2026-Q1"), "tax"),
+            "450.00",
+            "round {round}"
+        );
+    }
+    check_passes(&app);
+}
