@@ -57,6 +57,7 @@ use crate::{
             DeterminationKind, DeterminedCharge, ESTIMATE_STATUTE, LIMIT_CITATION, check_limit,
             determination_journal, limit_deadline, penalties_in_year, replacement_journal,
         },
+        explain::percent,
         ledger::{Component, JournalKind, PeriodTerms},
         notice::{NoticeAmount, NoticeDraft, NoticeKind},
         registry::Invalid,
@@ -678,8 +679,14 @@ fn notice(
     let label = |component: Component| match component {
         Component::Tax if kind.is_audit() => "Additional tax found by audit".to_owned(),
         Component::Tax => "Tax on the estimated receipts".to_owned(),
-        Component::EstimatePenalty => "Penalty on the estimate (10 %)".to_owned(),
-        Component::FraudPenalty => "Fraud penalty (50 % of the tax)".to_owned(),
+        Component::EstimatePenalty => format!(
+            "Penalty on the estimate ({})",
+            percent(policy.non_filer_penalty.value.rate)
+        ),
+        Component::FraudPenalty => format!(
+            "Fraud penalty ({} of the tax)",
+            percent(policy.fraud_penalty_rate.value)
+        ),
         other => other.as_str().to_owned(),
     };
     NoticeDraft {

@@ -1,5 +1,9 @@
 //! The ledger's use cases: posting journals, balances as of a date, and the
-//! integrity check behind `roomtax check` ([`check`]).
+//! integrity check behind `roomtax check` ([`check`]); payments, the
+//! statement of account and determinations (audits, estimates, fraud
+//! findings: [`determinations`]) in their own modules. Posting a return's
+//! version also replaces the tax of an estimate of its quarter
+//! ([`determinations::replace_estimates`]).
 //!
 //! Contract: every function runs inside the caller's unit of work (posting
 //! in the same transaction as what caused it, so a version of a return and

@@ -286,6 +286,29 @@ async fn a_hayward_non_filer_estimated_in_three_quarters_reaches_the_yearly_cap_
         assert_eq!(Some(posted[0].2.as_str()), d["journal_id"].as_str());
     }
 
+    // The third notice states the capped penalty, its title and the statute.
+    let (_, _, _, _, content) = notice(&app, q3["notice_id"].as_str().unwrap());
+    let content: Value = serde_json::from_str(&content).unwrap();
+    assert_eq!(content["title"], "Notice of non-filer estimate, 2026-Q3");
+    assert_eq!(content["issued_on"], "2026-11-15");
+    assert_eq!(
+        content["amounts"],
+        json!([
+            {"label": "Tax on the estimated receipts", "period": "2026-Q3", "amount": "16000.00"},
+            {"label": "Penalty on the estimate (10 %)", "period": "2026-Q3", "amount": "600.00"}
+        ])
+    );
+    assert!(
+        content["citations"].to_string().contains("66.0615(2)(c)"),
+        "{content}"
+    );
+    assert!(
+        content["paragraphs"]
+            .to_string()
+            .contains("limited to 600.00"),
+        "{content}"
+    );
+
     // Staff may not determine; the payor's operator reads its own; Montello's clerk learns nothing.
     let staff = app.token(HAYWARD_STAFF).await;
     let res = determine(&app, &staff, "hayward", LODGE, estimate("2026-Q3", "1.00")).await;
