@@ -226,6 +226,8 @@ pub enum Action {
     DecideExtensions,
     /// Record payments received and reverse bounced ones.
     RecordPayments,
+    /// Make determinations (audits, non-filer estimates, fraud findings).
+    MakeDeterminations,
 }
 
 impl Action {
@@ -243,6 +245,7 @@ impl Action {
             Action::ReviewReturns => "review the municipality's returns",
             Action::DecideExtensions => "grant or refuse extensions",
             Action::RecordPayments => "record or reverse payments",
+            Action::MakeDeterminations => "make determinations",
         }
     }
 
@@ -257,6 +260,7 @@ impl Action {
             | Action::AnswerZoneInvitations
             | Action::DecideExtensions
             | Action::RecordPayments => true,
+            Action::MakeDeterminations => true,
             Action::WritePayors
             | Action::ManagePolicies
             | Action::ReadAccessLog
@@ -445,6 +449,10 @@ impl MunicipalityContext {
             Action::ReviewReturns | Action::DecideExtensions | Action::RecordPayments => self
                 .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
                 .is_some(),
+            // The ordinances give the determination to the Clerk-Treasurer
+            // (Montello audit ¶A/¶B, non-filer estimate ¶; Hayward estimate):
+            // staff read determinations but do not make them.
+            Action::MakeDeterminations => self.has_role(&[Role::ClerkTreasurer]).is_some(),
         };
         if !allowed {
             return Err(refuse(

@@ -10,6 +10,7 @@ pub mod admin;
 pub mod auth;
 pub mod calendar;
 pub mod caller;
+pub mod determinations;
 pub mod disclosures;
 pub mod extract;
 pub mod framework_answers;
@@ -139,6 +140,9 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(payments::record)
         .service(payments::reverse)
         .service(payments::account)
+        .service(determinations::make)
+        .service(determinations::list)
+        .service(determinations::show)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

@@ -13,6 +13,7 @@
 
 pub mod access_log;
 pub mod api_clients;
+pub mod determinations;
 pub mod disclosures;
 pub mod grants;
 pub mod idempotency;

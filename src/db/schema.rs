@@ -395,3 +395,24 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    /// Determinations (append-only): audits, non-filer estimates, fraud findings.
+    determinations (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        kind -> Text,
+        period -> Text,
+        determined_on -> Date,
+        basis -> Text,
+        tax_charged_cents -> BigInt,
+        estimate_penalty_cents -> BigInt,
+        fraud_penalty_cents -> BigInt,
+        content -> Text,
+        journal_id -> Text,
+        notice_id -> Text,
+        determined_by -> Text,
+        created_at -> Timestamp,
+    }
+}

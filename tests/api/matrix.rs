@@ -207,6 +207,18 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "get_payor_account",
             [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
         ),
+        // Determinations: only the clerk-treasurer makes them (staff 403); the clerk,
+        // staff and the payor's own operator read them (the campground is not the
+        // Montello operator's); an id that exists nowhere is 404 for everyone.
+        ("make_determination", CLERK_ONLY_BODY),
+        (
+            "list_determinations",
+            [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "get_determination",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
     ])
 }
 

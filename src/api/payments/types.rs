@@ -202,6 +202,26 @@ pub struct AccountPeriod {
     pub interest_explanation: Option<String>,
     /// Charged less paid plus the accrued interest.
     pub balance: Money,
+    /// The determinations of the period made by the statement's date (their charges are in `components`).
+    pub determinations: Vec<AccountDetermination>,
+}
+
+/// A determination on the statement.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AccountDetermination {
+    /// The determination's id.
+    pub id: String,
+    /// `office_audit`, `field_audit`, `non_filer_estimate` or `fraud`.
+    pub kind: crate::domain::determination::DeterminationKind,
+    /// The local date it was made.
+    #[schema(value_type = String, format = Date)]
+    pub determined_on: NaiveDate,
+    /// The tax it charged (an audit: the difference from what was assessed).
+    pub tax: Money,
+    /// The estimate penalty it charged.
+    pub estimate_penalty: Money,
+    /// The fraud penalty it charged.
+    pub fraud_penalty: Money,
 }
 
 /// A payment on the statement.
@@ -273,6 +293,18 @@ fn period_of(p: &StatementPeriod) -> AccountPeriod {
         interest_accrued: p.accrued(),
         interest_explanation: p.interest_accrued.as_ref().map(|l| l.explanation.clone()),
         balance: p.balance(),
+        determinations: p
+            .determinations
+            .iter()
+            .map(|d| AccountDetermination {
+                id: d.row.id.clone(),
+                kind: d.kind,
+                determined_on: d.row.determined_on,
+                tax: Money::from_cents(d.row.tax_charged_cents),
+                estimate_penalty: Money::from_cents(d.row.estimate_penalty_cents),
+                fraud_penalty: Money::from_cents(d.row.fraud_penalty_cents),
+            })
+            .collect(),
     }
 }
 

@@ -20,7 +20,12 @@
 //!   debiting cash with the amount received; each reversal of it negates that
 //!   journal line for line; no payment journal names a payment that does not
 //!   exist (the `payments` table's triggers and privileges are checked with
-//!   the ledger's).
+//!   the ledger's);
+//! - every determination has one `determination` journal posting exactly its
+//!   stored charges on the day it was made, and its notice names that
+//!   journal; an estimate's tax is taken back at most once and exactly; no
+//!   journal names a determination that does not exist
+//!   (`usecases::ledger::determinations::check`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -147,6 +152,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.payments, totals.reversals
         ));
     }
+    if totals.determination_faults == 0 {
+        report.checked.push(format!(
+            "{} determination(s) each have their journal posting what they determined, and their notice",
+            totals.determinations
+        ));
+    }
     if totals.version_faults == 0 {
         report.checked.push(format!(
             "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
@@ -170,6 +181,9 @@ struct Totals {
     reversals: usize,
     /// Violations found on payments and their journals.
     payment_faults: usize,
+    determinations: usize,
+    /// Violations found on determinations and their journals.
+    determination_faults: usize,
 }
 
 fn check_municipality(
@@ -324,6 +338,10 @@ fn check_municipality(
         totals,
     )?;
     totals.payment_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    totals.determinations +=
+        super::determinations::check(conn, municipality_id, slug, &by_cause, &lines, report)?;
+    totals.determination_faults += report.broken.len() - before;
     Ok(())
 }
 

@@ -1,5 +1,9 @@
 //! The ledger's use cases: posting journals, balances as of a date, and the
-//! integrity check behind `roomtax check` ([`check`]).
+//! integrity check behind `roomtax check` ([`check`]); payments, the
+//! statement of account and determinations (audits, estimates, fraud
+//! findings: [`determinations`]) in their own modules. Posting a return's
+//! version also replaces the tax of an estimate of its quarter
+//! ([`determinations::replace_estimates`]).
 //!
 //! Contract: every function runs inside the caller's unit of work (posting
 //! in the same transaction as what caused it, so a version of a return and
@@ -10,6 +14,7 @@
 //! not a balance (it is computed as of a date and posted when settled).
 
 pub mod check;
+pub mod determinations;
 pub mod payments;
 pub mod statement;
 
@@ -95,7 +100,15 @@ pub fn post_return_version(
     difference: Option<&TaxDifference>,
 ) -> Result<(), ApiError> {
     let journal = journal_of_version(payor_id, row, assessment, difference)?;
-    post(conn, row.municipality_id, &journal).map(|_| ())
+    post(conn, row.municipality_id, &journal)?;
+    determinations::replace_estimates(
+        conn,
+        row.municipality_id,
+        payor_id,
+        row,
+        &assessment.period,
+    )?;
+    Ok(())
 }
 
 /// The balance of every account of `payor_id` that has lines posted on or

@@ -197,7 +197,11 @@ pub(crate) fn terms_of(
         let Some(header) =
             db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?
         else {
-            continue; // charges without a return: none yet (determinations will have their own terms)
+            // Charges without a return: a non-filer estimate's period.
+            if let Some(t) = super::determinations::terms_without_return(conn, terms, period)? {
+                out.insert(*period, t);
+            }
+            continue;
         };
         let versions =
             db::returns::versions_of_many(conn, municipality_id, std::slice::from_ref(&header.id))?;

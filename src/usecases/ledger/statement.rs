@@ -13,7 +13,9 @@
 //!   balance, and the interest accrued to `as_of` on the tax still unpaid
 //!   (the engine's [`interest`], from the due date; computed here, never
 //!   stored), the balance including it; totals over the periods; the credit
-//!   held is subtracted from the total balance.
+//!   held is subtracted from the total balance;
+//! - per period, the determinations made by `as_of` (audits, estimates,
+//!   fraud findings) whose charges the components include.
 
 use chrono::NaiveDate;
 
@@ -42,6 +44,8 @@ pub struct StatementPeriod {
     pub components: Vec<(Component, ComponentBook)>,
     /// Interest accrued to the statement's date on the unpaid tax, explained.
     pub interest_accrued: Option<Line>,
+    /// The determinations of the period made by the statement's date.
+    pub determinations: Vec<super::determinations::DeterminationRecord>,
 }
 
 impl StatementPeriod {
@@ -125,6 +129,8 @@ pub fn statement(
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     let book = book_as_of(conn, municipality_id, payor_id, as_of)?;
     let period_terms = terms_of(conn, &terms, &book)?;
+    let mut determined = super::determinations::of_payor(conn, municipality_id, payor_id)?;
+    determined.retain(|d| d.row.determined_on <= as_of);
     let mut periods = Vec::new();
     for (period, components) in &book.periods {
         let t = period_terms.get(period);
@@ -141,6 +147,11 @@ pub fn statement(
             due_date: t.map(|t| t.due_date),
             components: components.iter().map(|(c, b)| (*c, *b)).collect(),
             interest_accrued,
+            determinations: determined
+                .iter()
+                .filter(|d| d.row.period == period.to_string())
+                .cloned()
+                .collect(),
         });
     }
     let mut payments = Vec::new();

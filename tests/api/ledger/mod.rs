@@ -6,6 +6,7 @@
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
 mod check;
+mod determinations;
 mod payments;
 mod posting;
 
