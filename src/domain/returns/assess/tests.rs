@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::domain::compute::test_values::{d, m};
+use crate::domain::compute::test_values::{d, history, m};
 use crate::domain::policy::Policy;
 use crate::domain::presets::{hayward, montello};
 use crate::domain::registry::Election;
@@ -14,10 +14,6 @@ const ZONE: &[Stint] = &[Stint {
     joined_on: NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),
     left_on: None,
 }];
-
-fn history(policy: Policy) -> PolicyHistory {
-    PolicyHistory::single(policy).unwrap()
-}
 
 /// A filing of `period` with `gross` and one federal-government exemption of `exempt`.
 pub(crate) fn filing(policy: &Policy, period: &str, gross: &str, exempt: &str) -> Filing {
