@@ -27,26 +27,6 @@ pub struct ZonePath {
     zone: String,
 }
 
-/// `{municipality}/zone-invitations/{id}`: an invitation the municipality received.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct ReceivedInvitationPath {
-    /// Municipality slug, e.g. `montello`.
-    municipality: String,
-    /// Invitation id
-    id: String,
-}
-
-/// `{zone}/invitations/{id}`: an invitation the zone sent.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct SentInvitationPath {
-    /// Zone slug, e.g. `marquette-county`.
-    zone: String,
-    /// Invitation id
-    id: String,
-}
-
 /// `{municipality}/payors/{payor}`.
 #[derive(IntoParams)]
 #[into_params(parameter_in = Path)]

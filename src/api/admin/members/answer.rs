@@ -73,7 +73,10 @@ async fn respond(
     operation_id = "accept_zone_invitation",
     tag = "administration",
     security(("bearer" = [])),
-    params(crate::api::params::ReceivedInvitationPath),
+    params(
+        crate::api::params::MunicipalityPath,
+        ("id" = String, Path, description = "Invitation id")
+    ),
     responses(
         (status = 200, description = "The invitation, accepted, with the membership's first day in `joined_on`", body = ZoneInvitation),
         (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),
@@ -97,7 +100,10 @@ pub async fn accept(
     operation_id = "decline_zone_invitation",
     tag = "administration",
     security(("bearer" = [])),
-    params(crate::api::params::ReceivedInvitationPath),
+    params(
+        crate::api::params::MunicipalityPath,
+        ("id" = String, Path, description = "Invitation id")
+    ),
     responses(
         (status = 200, description = "The invitation, declined", body = ZoneInvitation),
         (status = 404, description = "No such municipality or invitation addressed to it, or the caller has no relation to it", body = Problem, content_type = "application/problem+json"),

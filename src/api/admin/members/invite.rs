@@ -102,7 +102,10 @@ pub async fn list(
     operation_id = "withdraw_zone_invitation",
     tag = "administration",
     security(("bearer" = [])),
-    params(crate::api::params::SentInvitationPath),
+    params(
+        crate::api::params::ZonePath,
+        ("id" = String, Path, description = "Invitation id")
+    ),
     responses(
         (status = 200, description = "The invitation, now withdrawn", body = ZoneInvitation),
         (status = 404, description = "No such zone or invitation of it, or the caller has no relation to the zone", body = Problem, content_type = "application/problem+json"),
