@@ -331,6 +331,14 @@ impl DbScope {
         }
     }
 
+    /// An API client alone, in no tenant: the client's own row.
+    pub fn client(client_id: &str) -> Self {
+        Self {
+            client_id: Some(client_id.to_owned()),
+            ..Self::default()
+        }
+    }
+
     /// A tenant alone, with no caller (the command line and the demo act for no one).
     pub fn tenant(tenant: Tenant) -> Self {
         Self {

@@ -137,13 +137,7 @@ pub struct CallerUnit<'c> {
 }
 
 fn load_user(conn: &mut DbConn, user_id: String) -> Result<Caller, ApiError> {
-    db::rls::apply(
-        conn,
-        &DbScope {
-            user_id: Some(user_id.clone()),
-            ..DbScope::default()
-        },
-    )?;
+    db::rls::apply(conn, &DbScope::user(&user_id))?;
     let user = db::identity::user_by_id(conn, &user_id)?
         .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))?;
     let mut grants = Vec::new();
@@ -196,13 +190,7 @@ fn load_client(
     client_id: String,
     token_scope: Option<String>,
 ) -> Result<Caller, ApiError> {
-    db::rls::apply(
-        conn,
-        &DbScope {
-            client_id: Some(client_id.clone()),
-            ..DbScope::default()
-        },
-    )?;
+    db::rls::apply(conn, &DbScope::client(&client_id))?;
     let client = db::identity::api_client(conn, &client_id)?
         .filter(|c| c.revoked_at.is_none())
         .ok_or_else(|| ApiError::Unauthorized("this API client has been revoked".into()))?;

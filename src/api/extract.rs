@@ -32,6 +32,15 @@ pub struct ApiJson<T>(pub T);
 #[derive(Debug)]
 pub struct ApiQuery<T>(pub T);
 
+/// The request's declared `Content-Length`, if it has a readable one (a body
+/// over a limit is refused on it before a byte is read).
+pub(crate) fn declared_length(req: &HttpRequest) -> Option<usize> {
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+}
+
 fn is_json(req: &HttpRequest) -> bool {
     let Some(value) = req.headers().get(header::CONTENT_TYPE) else {
         return false;
@@ -161,11 +170,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let json = is_json(req);
-        let declared_len = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
+        let declared_len = declared_length(req);
         let mut payload = payload.take();
         Box::pin(async move {
             if !json {

@@ -21,7 +21,7 @@ use crate::{
         caller::{InMunicipality, MunicipalUnit},
         extract::{ApiJson, ApiQuery},
         idempotency::{Idempotency, Reply, json_body},
-        pagination::{KeyCursor, next_cursor, validate_limit},
+        pagination::{KeyCursor, next_cursor},
     },
     app::AppState,
     domain::{Line, Money, Period, marketplace::MarketplaceReport as Totals},
@@ -248,11 +248,10 @@ pub async fn list(
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ctx.marketplace_reading()?;
             let params = params?.0;
-            let limit = validate_limit(params.limit)?;
-            let after = params.cursor.as_deref().map(KeyCursor::parse).transpose()?;
+            let (limit, after) = KeyCursor::page(params.limit, params.cursor.as_deref())?;
             let request = ListRequest {
                 period: params.period,
-                after: after.map(|c| c.0),
+                after,
                 limit,
             };
             Ok((marketplace::list(conn, &ctx, request)?, limit))

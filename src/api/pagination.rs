@@ -172,6 +172,17 @@ impl KeyCursor {
             _ => Err(bad_cursor()),
         }
     }
+
+    /// The page a list in key order asks for: the validated `limit` (judged
+    /// first), and the key the page starts after, from `cursor`.
+    pub fn page(
+        limit: Option<u32>,
+        cursor: Option<&str>,
+    ) -> Result<(u32, Option<String>), ApiError> {
+        let limit = validate_limit(limit)?;
+        let after = cursor.map(Self::parse).transpose()?.map(|c| c.0);
+        Ok((limit, after))
+    }
 }
 
 #[cfg(test)]

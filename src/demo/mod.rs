@@ -29,7 +29,7 @@ use crate::{
     },
     domain::{policy::Policy, presets},
     error::ApiError,
-    tenancy::DbScope,
+    tenancy::{DbScope, Tenant},
     usecases::accounts::{self, GrantTarget, NewPassword},
 };
 
@@ -86,10 +86,7 @@ fn ensure_payors(
 ) -> Result<(), ApiError> {
     db::rls::apply(
         conn,
-        &DbScope {
-            municipality_id: Some(municipality_id),
-            ..DbScope::default()
-        },
+        &DbScope::tenant(Tenant::Municipality(municipality_id)),
     )?;
     let now = db::identity::now();
     for p in payors {

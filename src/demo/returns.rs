@@ -26,7 +26,7 @@ use crate::{
         returns::ReturnFiling,
     },
     error::ApiError,
-    tenancy::{DbScope, EnteredAs},
+    tenancy::{DbScope, EnteredAs, Tenant},
     usecases::{
         payors::Precondition,
         returns::{
@@ -246,10 +246,7 @@ pub(super) fn ensure(
         };
         db::rls::apply(
             conn,
-            &DbScope {
-                municipality_id: Some(municipality_id),
-                ..DbScope::default()
-            },
+            &DbScope::tenant(Tenant::Municipality(municipality_id)),
         )?;
         let Some(user) = db::identity::user_by_email(conn, year.filer)? else {
             continue;

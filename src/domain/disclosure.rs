@@ -194,26 +194,10 @@ pub fn in_force(revoked: bool, expires_at: DateTime<Utc>, now: DateTime<Utc>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::registry::faults::testing::{pair, refused};
 
     fn now() -> DateTime<Utc> {
         "2026-12-01T12:00:00Z".parse().unwrap()
-    }
-
-    fn rules(r: Result<DisclosureTerms, Invalid>) -> Vec<(String, String)> {
-        match r {
-            Err(Invalid(errors)) => errors
-                .into_iter()
-                .map(|e| match e {
-                    DomainError::Invalid { field, rule, .. } => (field, rule),
-                    other => panic!("{other:?}"),
-                })
-                .collect(),
-            Ok(t) => panic!("accepted: {t:?}"),
-        }
-    }
-
-    fn p(a: &str, b: &str) -> (String, String) {
-        (a.to_owned(), b.to_owned())
     }
 
     #[test]
@@ -238,7 +222,7 @@ mod tests {
     #[test]
     fn every_fault_is_reported_at_once() {
         let ids = vec!["a".to_owned(), "a".to_owned(), "b\0".to_owned()];
-        let got = rules(DisclosureTerms::parse(
+        let got = refused(DisclosureTerms::parse(
             DisclosureDraft {
                 reference: "\u{200B}",
                 basis: "curiosity",
@@ -251,12 +235,12 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                p("reference", "length"),
-                p("basis", "disclosure_basis"),
-                p("grantee_email", "no_control_characters"),
-                p("payor_ids[1]", "distinct"),
-                p("payor_ids[2]", "no_control_characters"),
-                p("expires_at", "rfc3339"),
+                pair("reference", "length"),
+                pair("basis", "disclosure_basis"),
+                pair("grantee_email", "no_control_characters"),
+                pair("payor_ids[1]", "distinct"),
+                pair("payor_ids[2]", "no_control_characters"),
+                pair("expires_at", "rfc3339"),
             ]
         );
     }
@@ -283,7 +267,7 @@ mod tests {
     #[test]
     fn a_control_character_in_the_reference_is_named() {
         let ids = vec!["a".to_owned()];
-        let got = rules(DisclosureTerms::parse(
+        let got = refused(DisclosureTerms::parse(
             DisclosureDraft {
                 reference: "Case\u{7}",
                 basis: "court_order",
@@ -293,6 +277,6 @@ mod tests {
             },
             now(),
         ));
-        assert_eq!(got, vec![p("reference", "no_control_characters")]);
+        assert_eq!(got, vec![pair("reference", "no_control_characters")]);
     }
 }

@@ -262,14 +262,10 @@ pub fn obligations(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::compute::test_values::d;
+    use crate::domain::compute::test_values::{d, history};
     use crate::domain::presets::{hayward, montello};
     use crate::domain::registry::FiscalYearEnd;
     use proptest::prelude::*;
-
-    fn history(policy: crate::domain::Policy) -> PolicyHistory {
-        PolicyHistory::single(policy).unwrap()
-    }
 
     fn p(text: &str) -> Period {
         text.parse().unwrap()

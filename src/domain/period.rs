@@ -314,10 +314,7 @@ impl utoipa::ToSchema for Period {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn d(s: &str) -> NaiveDate {
-        s.parse().unwrap()
-    }
+    use crate::domain::compute::test_values::d;
 
     #[test]
     fn parses_and_prints_the_three_forms() {

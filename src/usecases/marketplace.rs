@@ -173,13 +173,7 @@ fn log_reads(
     let actor = Actor::of(ctx)?;
     let basis = ctx.role_basis();
     for r in rows {
-        db::access_log::record(
-            conn,
-            ctx.municipality_id,
-            &actor.reader(&basis),
-            RECORD_TYPE,
-            &r.row.id,
-        )?;
+        actor.log_read(conn, &basis, RECORD_TYPE, &r.row.id)?;
     }
     Ok(())
 }

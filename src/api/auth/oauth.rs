@@ -140,10 +140,7 @@ pub async fn client_credentials(
     crate::api::input_guard::check_text("client_id", &client_id)?;
     crate::api::input_guard::check_text("client_secret", &secret)?;
     let wanted = form.scope;
-    let scope = DbScope {
-        client_id: Some(client_id.clone()),
-        ..DbScope::default()
-    };
+    let scope = DbScope::client(&client_id);
     let st = state.clone();
     state
         .db

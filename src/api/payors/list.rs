@@ -20,7 +20,7 @@ use super::{
     write::{Parse, Query, Read},
 };
 use crate::{
-    api::pagination::{KeyCursor, next_cursor, validate_limit},
+    api::pagination::{KeyCursor, next_cursor},
     error::{ApiError, Problem},
     usecases::payors::registry,
 };
@@ -47,8 +47,7 @@ impl Parse for PayorListParams {
     type Into = registry::ListRequest;
 
     fn parse_into(self) -> Result<registry::ListRequest, ApiError> {
-        let limit = validate_limit(self.limit)?;
-        let after = self.cursor.as_deref().map(KeyCursor::parse).transpose()?;
+        let (limit, after) = KeyCursor::page(self.limit, self.cursor.as_deref())?;
         let name_prefix = match self.name {
             None => None,
             Some(raw) if raw.is_empty() || raw.chars().count() > 200 => {
@@ -70,7 +69,7 @@ impl Parse for PayorListParams {
         Ok(registry::ListRequest {
             status: self.status,
             name_prefix,
-            after: after.map(|c| c.0),
+            after,
             limit,
         })
     }

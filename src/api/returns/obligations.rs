@@ -13,7 +13,7 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
-        pagination::{KeyCursor, next_cursor, validate_limit},
+        pagination::{KeyCursor, next_cursor},
     },
     app::AppState,
     domain::{
@@ -173,19 +173,18 @@ pub async fn for_period(
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ctx.require(Action::ReviewReturns)?;
             let params = params?.0;
-            let limit = validate_limit(params.limit)?;
+            let (limit, after) = KeyCursor::page(params.limit, params.cursor.as_deref())?;
             // The request's own filters, for the CSV's link to the next page.
             let mut query = format!("period={}&limit={limit}", params.period);
             if let Some(status) = params.status {
                 query.push_str(&format!("&status={}", status.as_str()));
             }
-            let after = params.cursor.as_deref().map(KeyCursor::parse).transpose()?;
             let entries = reading::for_period(
                 conn,
                 &ctx,
                 params.period,
                 params.status,
-                after.as_ref().map(|c| c.0.as_str()),
+                after.as_deref(),
                 limit as usize,
                 today,
             )?;

@@ -5,31 +5,6 @@ use diesel::prelude::*;
 use super::rows::{AttachmentMeta, NewAttachment};
 use crate::db::{DbConn, schema::return_attachments as a};
 
-/// The columns of [`AttachmentMeta`], in its field order (everything but the bytes).
-type MetaColumns = (
-    a::municipality_id,
-    a::id,
-    a::return_id,
-    a::kind,
-    a::content_type,
-    a::size_bytes,
-    a::sha256,
-    a::uploaded_by,
-    a::uploaded_at,
-);
-
-const META: MetaColumns = (
-    a::municipality_id,
-    a::id,
-    a::return_id,
-    a::kind,
-    a::content_type,
-    a::size_bytes,
-    a::sha256,
-    a::uploaded_by,
-    a::uploaded_at,
-);
-
 /// Store an attachment (its record and bytes, in the caller's transaction).
 pub fn insert(conn: &mut DbConn, row: &NewAttachment<'_>) -> QueryResult<()> {
     crate::db::insert_row(conn, a::table, row)
@@ -45,7 +20,7 @@ pub fn of_return(
         .filter(a::municipality_id.eq(municipality_id))
         .filter(a::return_id.eq(return_id))
         .order((a::uploaded_at.asc(), a::id.asc()))
-        .select(META)
+        .select(AttachmentMeta::as_select())
         .load(conn)
 }
 
@@ -73,7 +48,7 @@ pub fn get(
         .filter(a::municipality_id.eq(municipality_id))
         .filter(a::return_id.eq(return_id))
         .filter(a::id.eq(id))
-        .select((META, a::content))
+        .select((AttachmentMeta::as_select(), a::content))
         .first(conn)
         .optional()
 }

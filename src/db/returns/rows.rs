@@ -42,8 +42,10 @@ pub struct VersionRow {
     pub created_at: NaiveDateTime,
 }
 
-/// An attachment's record without its bytes.
-#[derive(Debug, Clone, Queryable)]
+/// An attachment's record without its bytes (selected by its field names:
+/// `AttachmentMeta::as_select()`).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = return_attachments)]
 pub struct AttachmentMeta {
     pub municipality_id: i64,
     pub id: String,

@@ -194,12 +194,8 @@ pub fn extended_filing_due_date(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::compute::test_values::d;
+    use crate::domain::compute::test_values::{d, p};
     use crate::domain::presets::{hayward, montello};
-
-    fn p(s: &str) -> Period {
-        s.parse().unwrap()
-    }
 
     #[test]
     fn quarterly_due_dates() {

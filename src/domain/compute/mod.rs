@@ -41,12 +41,20 @@ pub(crate) fn no_provision(policy: &Policy) -> String {
     format!("{}: no such provision", policy.title)
 }
 
-/// Test values written as text: `m("12.34")` money, `d("2026-04-30")` a date.
+/// Test values written as text: `m("12.34")` money, `d("2026-04-30")` a date,
+/// `p("2026-Q1")` a period; `history(policy)` a policy history of that one version.
 #[cfg(test)]
 pub(crate) mod test_values {
     use chrono::NaiveDate;
 
     use crate::domain::money::Money;
+    use crate::domain::period::Period;
+    use crate::domain::policy::{Policy, PolicyHistory};
+
+    /// The history of a municipality that has only ever had `policy`.
+    pub fn history(policy: Policy) -> PolicyHistory {
+        PolicyHistory::single(policy).unwrap()
+    }
 
     /// Money from its decimal text.
     pub fn m(s: &str) -> Money {
@@ -55,6 +63,11 @@ pub(crate) mod test_values {
 
     /// A date from its ISO 8601 text.
     pub fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    /// A period from its text (`2026-Q1`, `2025`, `FY2026-06`).
+    pub fn p(s: &str) -> Period {
         s.parse().unwrap()
     }
 }

@@ -132,12 +132,9 @@ impl PolicyHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::compute::test_values::d;
     use crate::domain::presets;
     use rust_decimal::Decimal;
-
-    fn d(s: &str) -> NaiveDate {
-        s.parse().unwrap()
-    }
 
     fn version(effective: &str, rate_permille: i64) -> Policy {
         let mut policy = presets::montello();

@@ -5,26 +5,15 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 
 use super::*;
+use crate::domain::compute::test_values::{d, history, m};
 use crate::domain::policy::Policy;
 use crate::domain::presets::{hayward, montello};
-
-fn d(s: &str) -> NaiveDate {
-    s.parse().unwrap()
-}
-
-fn m(s: &str) -> Money {
-    Money::parse(s).unwrap()
-}
 
 /// A municipality that has been a zone member throughout (Montello since 2020).
 const ZONE: &[Stint] = &[Stint {
     joined_on: NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),
     left_on: None,
 }];
-
-fn history(policy: Policy) -> PolicyHistory {
-    PolicyHistory::single(policy).unwrap()
-}
 
 fn input(period: &str, gross: &str) -> QuoteInput {
     QuoteInput {

@@ -165,10 +165,7 @@ pub fn opening_before_closing(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn d(s: &str) -> NaiveDate {
-        s.parse().unwrap()
-    }
+    use crate::domain::compute::test_values::d;
 
     #[test]
     fn kinds_round_trip_and_unknown_ones_are_refused() {

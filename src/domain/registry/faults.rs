@@ -170,3 +170,39 @@ impl From<DomainError> for Invalid {
         Invalid(vec![error])
     }
 }
+
+/// What tests compare of a refused request: each fault's field and rule, in order.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Invalid;
+    use crate::domain::DomainError;
+
+    /// The (field, rule) of every fault of `err`, in order.
+    pub fn rules(err: Invalid) -> Vec<(String, String)> {
+        err.0
+            .into_iter()
+            .map(|e| match e {
+                DomainError::Invalid { field, rule, .. } => (field, rule),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    /// [`rules`] of a parse that must be refused (panics if it was accepted).
+    pub fn refused<T: std::fmt::Debug>(result: Result<T, Invalid>) -> Vec<(String, String)> {
+        match result {
+            Err(err) => rules(err),
+            Ok(value) => panic!("accepted: {value:?}"),
+        }
+    }
+
+    /// A (field, rule) to compare with.
+    pub fn pair(field: &str, rule: &str) -> (String, String) {
+        (field.to_owned(), rule.to_owned())
+    }
+
+    /// The (field, rule) pairs to compare with.
+    pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+        expected.iter().map(|(f, r)| pair(f, r)).collect()
+    }
+}

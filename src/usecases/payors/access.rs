@@ -3,7 +3,8 @@
 //! Contract: [`Reading`] asks `tenancy` (the one place that decides) inside the
 //! tenant transaction, resolving disclosure grants to their payors, and writes
 //! the access-log entry of every payor a response shows; [`Actor`] names the
-//! caller and the request in those entries. An establishment read is logged
+//! caller and the request in those entries and appends them (`log_read`,
+//! `log_write`). An establishment read is logged
 //! as a read of its payor (record type `payor`), like the establishments
 //! shown inside a payor read.
 
@@ -50,6 +51,25 @@ impl Actor {
             basis,
             request_id: &self.request_id,
         }
+    }
+
+    /// Log a read of `record_type` / `record_id` on `basis` (the role, or the
+    /// disclosure grant a reading resolved for the record's payor).
+    pub fn log_read(
+        &self,
+        conn: &mut DbConn,
+        basis: &str,
+        record_type: &str,
+        record_id: &str,
+    ) -> Result<(), ApiError> {
+        db::access_log::record(
+            conn,
+            self.municipality_id,
+            &self.reader(basis),
+            record_type,
+            record_id,
+        )?;
+        Ok(())
     }
 
     /// Log a write (`create`, `update`, `close`) of a payor or establishment.
@@ -143,14 +163,6 @@ impl Reading {
 
     /// Append the access-log entry for showing this payor.
     pub fn log(&self, conn: &mut DbConn, actor: &Actor, payor_id: &str) -> Result<(), ApiError> {
-        let basis = self.basis_for(payor_id);
-        db::access_log::record(
-            conn,
-            actor.municipality_id,
-            &actor.reader(&basis),
-            "payor",
-            payor_id,
-        )?;
-        Ok(())
+        actor.log_read(conn, &self.basis_for(payor_id), "payor", payor_id)
     }
 }

@@ -297,13 +297,7 @@ pub fn of_municipality(
     let basis = ctx.role_basis();
     let actor = Actor::of(ctx)?;
     for row in &rows {
-        db::access_log::record(
-            conn,
-            ctx.municipality_id,
-            &actor.reader(&basis),
-            RECORD,
-            &row.id,
-        )?;
+        actor.log_read(conn, &basis, RECORD, &row.id)?;
     }
     records(conn, ctx.municipality_id, rows)
 }

@@ -128,14 +128,5 @@ pub(crate) fn log_read(
     record_type: &str,
     record_id: &str,
 ) -> Result<(), ApiError> {
-    let actor = Actor::of(ctx)?;
-    let basis = reading.basis_for(payor_id);
-    db::access_log::record(
-        conn,
-        ctx.municipality_id,
-        &actor.reader(&basis),
-        record_type,
-        record_id,
-    )?;
-    Ok(())
+    Actor::of(ctx)?.log_read(conn, &reading.basis_for(payor_id), record_type, record_id)
 }

@@ -247,23 +247,11 @@ pub fn for_period(
             continue;
         }
         // The payor's name is confidential too: every payor shown is logged.
-        db::access_log::record(
-            conn,
-            ctx.municipality_id,
-            &actor.reader(&basis),
-            "payor",
-            &payor.id,
-        )?;
+        actor.log_read(conn, &basis, "payor", &payor.id)?;
         let record = match &obligation.return_id {
             Some(id) => {
                 let r = record_of(conn, ctx.municipality_id, &payor.id, id)?;
-                db::access_log::record(
-                    conn,
-                    ctx.municipality_id,
-                    &actor.reader(&basis),
-                    "return",
-                    id,
-                )?;
+                actor.log_read(conn, &basis, "return", id)?;
                 Some(r)
             }
             None => None,

@@ -66,22 +66,8 @@ impl CloseRequest {
     }
 }
 
-/// The fields and rules of every fault of a refused request, in order.
 #[cfg(test)]
-fn rules(err: Invalid) -> Vec<(String, String)> {
-    err.0
-        .into_iter()
-        .map(|e| match e {
-            crate::domain::DomainError::Invalid { field, rule, .. } => (field, rule),
-            other => panic!("{other:?}"),
-        })
-        .collect()
-}
-
-#[cfg(test)]
-fn pair(field: &str, rule: &str) -> (String, String) {
-    (field.to_owned(), rule.to_owned())
-}
+use crate::domain::registry::faults::testing::{pair, rules};
 
 #[cfg(test)]
 mod tests {

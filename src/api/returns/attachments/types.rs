@@ -41,11 +41,7 @@ impl FromRequest for AttachmentBody {
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_owned();
-        let declared_len = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
+        let declared_len = crate::api::extract::declared_length(req);
         let mut payload = payload.take();
         let too_large = ApiError::PayloadTooLarge {
             limit: MAX_ATTACHMENT_BYTES,

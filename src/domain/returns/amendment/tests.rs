@@ -3,17 +3,13 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::compute::test_values::{d, m};
+use crate::domain::compute::test_values::{d, history, m};
 use crate::domain::presets::{hayward, montello};
 use crate::domain::returns::assess::tests::filing;
 use crate::domain::returns::assess::{Timing, assess};
 use crate::domain::zone_membership::Stint;
 
 const ZONE: &[Stint] = &[];
-
-fn history(policy: Policy) -> PolicyHistory {
-    PolicyHistory::single(policy).unwrap()
-}
 
 /// The assessment of `period` with `gross` (exempt `exempt`) on `timing`.
 fn version(

@@ -4,20 +4,12 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::domain::compute::test_values::{d, m};
+use crate::domain::compute::test_values::{d, history, m, p};
 use crate::domain::presets::{hayward, montello};
 use crate::domain::registry::FiscalYearEnd;
 use crate::domain::returns::assess::{Timing, assess};
 use crate::domain::returns::filing::ReturnFiling;
 use crate::domain::zone_membership::Stint;
-
-fn p(s: &str) -> Period {
-    s.parse().unwrap()
-}
-
-fn history(policy: Policy) -> PolicyHistory {
-    PolicyHistory::single(policy).unwrap()
-}
 
 fn fiscal(month: i64) -> Election {
     Election::Fiscal {

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::domain::compute::test_values::{d, m};
+use crate::domain::compute::test_values::{d, history, m};
 use crate::domain::policy::Policy;
 use crate::domain::presets::{hayward, montello};
 use crate::domain::registry::Election;
@@ -14,10 +14,6 @@ const ZONE: &[Stint] = &[Stint {
     joined_on: NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),
     left_on: None,
 }];
-
-fn history(policy: Policy) -> PolicyHistory {
-    PolicyHistory::single(policy).unwrap()
-}
 
 /// A filing of `period` with `gross` and one federal-government exemption of `exempt`.
 pub(crate) fn filing(policy: &Policy, period: &str, gross: &str, exempt: &str) -> Filing {
@@ -32,6 +28,16 @@ pub(crate) fn filing(policy: &Policy, period: &str, gross: &str, exempt: &str) -
     body.parse(policy, Election::Calendar).unwrap()
 }
 
+/// [`assess`] with `policy` the only version and the municipality in the zone throughout.
+fn assess_alone(
+    policy: Policy,
+    f: &Filing,
+    timing: &Timing,
+    previous_year_tax: Option<Money>,
+) -> Result<Assessment, DomainError> {
+    assess(&history(policy), f, timing, previous_year_tax, ZONE)
+}
+
 fn timing(filed: &str, paid: Option<&str>, extended: Option<&str>) -> Timing {
     Timing {
         filed_on: d(filed),
@@ -44,14 +50,7 @@ fn timing(filed: &str, paid: Option<&str>, extended: Option<&str>) -> Timing {
 fn montello_on_time() {
     // 4.5 % × (10000.00 − 750.00) = 416.25, filed and paid on the due date 2026-04-30.
     let f = filing(&montello(), "2026-Q1", "10000.00", "750.00");
-    let a = assess(
-        &history(montello()),
-        &f,
-        &Timing::filed(d("2026-04-30")),
-        None,
-        ZONE,
-    )
-    .unwrap();
+    let a = assess_alone(montello(), &f, &Timing::filed(d("2026-04-30")), None).unwrap();
     assert_eq!(a.tax, m("416.25"));
     assert_eq!(a.amount_due, m("416.25"));
     assert_eq!(
@@ -80,12 +79,11 @@ fn montello_late_without_a_payment_date_counts_as_paid_when_filed() {
     // Fee 25.00 (after 2026-04-30). Forfeiture: 2026-06-01 is after 2026-05-30 (due + 30):
     // min(25 % × 2000.00 = 500.00, 1000.00) = 500.00. Due 416.25 + 8.33 + 25.00 + 500.00 = 949.58.
     let f = filing(&montello(), "2026-Q1", "10000.00", "750.00");
-    let a = assess(
-        &history(montello()),
+    let a = assess_alone(
+        montello(),
         &f,
         &timing("2026-06-01", None, None),
         Some(m("2000.00")),
-        ZONE,
     )
     .unwrap();
     assert_eq!(a.interest, m("8.33"));
@@ -102,24 +100,10 @@ fn a_return_filed_on_a_saturday_due_date_is_on_time() {
     // Montello 2025-Q4 is due 2026-01-31, a Saturday (the calendar day stands). The
     // local date decides: 23:30 in Chicago on the 31st is the 31st, on time.
     let f = filing(&montello(), "2025-Q4", "2000.00", "0");
-    let a = assess(
-        &history(montello()),
-        &f,
-        &Timing::filed(d("2026-01-31")),
-        None,
-        ZONE,
-    )
-    .unwrap();
+    let a = assess_alone(montello(), &f, &Timing::filed(d("2026-01-31")), None).unwrap();
     assert_eq!(a.late_filing_fee, Money::ZERO);
     assert_eq!(a.amount_due, m("90.00")); // 4.5 % × 2000.00
-    let next_day = assess(
-        &history(montello()),
-        &f,
-        &Timing::filed(d("2026-02-01")),
-        None,
-        ZONE,
-    )
-    .unwrap();
+    let next_day = assess_alone(montello(), &f, &Timing::filed(d("2026-02-01")), None).unwrap();
     // 90.00 + interest 1 month 0.90 + fee 25.00 = 115.90
     assert_eq!(next_day.amount_due, m("115.90"));
 }
@@ -130,12 +114,11 @@ fn montello_extension_moves_the_fee_and_forfeiture_not_interest() {
     // original 2026-04-30: 1 month, 416.25 × 1 % = 4.1625 → 4.16; forfeiture's 30 days
     // count from 2026-05-31: in time. Due 416.25 + 4.16 = 420.41.
     let f = filing(&montello(), "2026-Q1", "10000.00", "750.00");
-    let a = assess(
-        &history(montello()),
+    let a = assess_alone(
+        montello(),
         &f,
         &timing("2026-05-25", None, Some("2026-05-31")),
         Some(m("2000.00")),
-        ZONE,
     )
     .unwrap();
     assert_eq!(
@@ -154,24 +137,16 @@ fn hayward_late_and_no_extension() {
     // 4 % × (8000.00 − 1000.00) = 280.00, due Friday 2026-01-30; filed Saturday the 31st:
     // fee 25.00, interest 1 month (at least one when late) 2.80. Due 307.80.
     let f = filing(&hayward(), "2025-Q4", "8000.00", "1000.00");
-    let a = assess(
-        &history(hayward()),
-        &f,
-        &Timing::filed(d("2026-01-31")),
-        None,
-        ZONE,
-    )
-    .unwrap();
+    let a = assess_alone(hayward(), &f, &Timing::filed(d("2026-01-31")), None).unwrap();
     assert_eq!(a.tax, m("280.00"));
     assert_eq!(a.interest, m("2.80"));
     assert_eq!(a.late_filing_fee, m("25.00"));
     assert_eq!(a.amount_due, m("307.80"));
-    let refused = assess(
-        &history(hayward()),
+    let refused = assess_alone(
+        hayward(),
         &f,
         &timing("2026-02-15", None, Some("2026-02-27")),
         None,
-        ZONE,
     );
     assert!(
         matches!(refused, Err(DomainError::Invalid { ref field, ref rule, .. })
@@ -194,14 +169,7 @@ fn an_annual_return_owes_only_its_late_filing_fee() {
     }))
     .unwrap();
     let f = body.parse(&montello(), Election::Calendar).unwrap();
-    let a = assess(
-        &history(montello()),
-        &f,
-        &Timing::filed(d("2026-04-02")),
-        None,
-        ZONE,
-    )
-    .unwrap();
+    let a = assess_alone(montello(), &f, &Timing::filed(d("2026-04-02")), None).unwrap();
     assert_eq!(
         (a.tax, a.interest, a.late_filing_fee, a.amount_due),
         (Money::ZERO, Money::ZERO, m("25.00"), m("25.00"))
@@ -213,13 +181,7 @@ fn an_annual_return_owes_only_its_late_filing_fee() {
 #[test]
 fn a_filing_before_the_period_ends_is_refused() {
     let f = filing(&montello(), "2026-Q1", "100.00", "0");
-    let result = assess(
-        &history(montello()),
-        &f,
-        &Timing::filed(d("2026-03-30")),
-        None,
-        ZONE,
-    );
+    let result = assess_alone(montello(), &f, &Timing::filed(d("2026-03-30")), None);
     assert!(
         matches!(result, Err(DomainError::Invalid { ref field, ref rule, .. })
         if field == "filed_on" && rule == "before_period_end")

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::domain::presets::{hayward, montello};
 use crate::domain::registry::FiscalYearEnd;
+use crate::domain::registry::faults::testing::{pairs, refused};
 
 fn body(value: Value) -> ReturnFiling {
     serde_json::from_value(value).unwrap()
@@ -19,27 +20,6 @@ fn june() -> Election {
     Election::Fiscal {
         year_end: FiscalYearEnd::parse("fiscal_year_end_month", 6).unwrap(),
     }
-}
-
-/// The (field, rule) of every fault, in order.
-fn faults(result: Result<Filing, Invalid>) -> Vec<(String, String)> {
-    match result {
-        Err(Invalid(errors)) => errors
-            .into_iter()
-            .map(|e| match e {
-                DomainError::Invalid { field, rule, .. } => (field, rule),
-                other => panic!("{other:?}"),
-            })
-            .collect(),
-        Ok(filing) => panic!("accepted: {filing:?}"),
-    }
-}
-
-fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
-    expected
-        .iter()
-        .map(|(f, r)| ((*f).to_owned(), (*r).to_owned()))
-        .collect()
 }
 
 #[test]
@@ -107,7 +87,7 @@ fn every_fault_is_reported_at_once() {
     }))
     .parse(&montello(), Election::Calendar);
     assert_eq!(
-        faults(result),
+        refused(result),
         pairs(&[
             ("exemptions[1].code", "unknown_exemption"), // a Hayward code
             ("exemptions[2].code", "duplicate_exemption"),
@@ -206,7 +186,7 @@ fn annual_quarter_faults() {
     }))
     .parse(&montello(), Election::Calendar);
     assert_eq!(
-        faults(result),
+        refused(result),
         pairs(&[
             ("quarters[0].exempt_receipts", "exempt_not_above_gross"),
             ("quarters[1].period", "duplicate_quarter"),
@@ -221,15 +201,18 @@ fn annual_quarter_faults() {
     )
     .parse(&montello(), Election::Calendar);
     assert_eq!(
-        faults(required),
+        refused(required),
         pairs(&[("quarters", "required_for_annual")])
     );
-    let refused = body(
+    let quarterly = body(
         json!({"period": "2025-Q4", "gross_receipts": "0", "quarters": [],
         "signer": signer(), "attested": true}),
     )
     .parse(&montello(), Election::Calendar);
-    assert_eq!(faults(refused), pairs(&[("quarters", "only_for_annual")]));
+    assert_eq!(
+        refused(quarterly),
+        pairs(&[("quarters", "only_for_annual")])
+    );
 }
 
 #[test]
@@ -246,19 +229,19 @@ fn an_annual_period_the_election_does_not_allow_is_refused() {
         )
     };
     assert_eq!(
-        faults(year("FY2026-06").parse(&montello(), Election::Calendar)),
+        refused(year("FY2026-06").parse(&montello(), Election::Calendar)),
         pairs(&[("period", "not_the_elected_year")])
     );
     assert_eq!(
-        faults(year("2025").parse(&montello(), june())),
+        refused(year("2025").parse(&montello(), june())),
         pairs(&[("period", "not_the_elected_year")])
     );
     assert_eq!(
-        faults(year("FY2026-05").parse(&montello(), june())),
+        refused(year("FY2026-05").parse(&montello(), june())),
         pairs(&[("period", "not_the_elected_year")])
     );
     assert_eq!(
-        faults(year("FY2026-06").parse(&hayward(), Election::Calendar)),
+        refused(year("FY2026-06").parse(&hayward(), Election::Calendar)),
         pairs(&[("period", "fiscal_year_not_allowed")])
     );
     assert!(year("2025").parse(&hayward(), Election::Calendar).is_ok());
