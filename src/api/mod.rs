@@ -139,6 +139,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(payments::record)
         .service(payments::reverse)
         .service(payments::account)
+        .service(payments::refunds::record)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

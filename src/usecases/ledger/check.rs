@@ -20,7 +20,13 @@
 //!   debiting cash with the amount received; each reversal of it negates that
 //!   journal line for line; no payment journal names a payment that does not
 //!   exist (the `payments` table's triggers and privileges are checked with
-//!   the ledger's).
+//!   the ledger's);
+//! - every refund has one `refund` journal, on the day refunded, debiting the
+//!   payor's credit with the refund and crediting cash with it and its
+//!   interest; no refund journal names a refund that does not exist (the
+//!   `refunds` table's triggers and privileges likewise checked);
+//! - a `credit_applied` journal caused by a version is not that version's
+//!   own journal (it is checked as a journal: balanced, known accounts).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -58,6 +64,8 @@ fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
             "ledger_lines.ledger_lines_no_delete",
             "payments.payments_no_update",
             "payments.payments_no_delete",
+            "refunds.refunds_no_update",
+            "refunds.refunds_no_delete",
         ],
         DbConn::Pg(_) => &[
             "ledger_journals.ledger_journals_append_only",
@@ -66,6 +74,8 @@ fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
             "ledger_lines.ledger_lines_no_truncate",
             "payments.payments_append_only",
             "payments.payments_no_truncate",
+            "refunds.refunds_append_only",
+            "refunds.refunds_no_truncate",
         ],
     }
 }
@@ -114,7 +124,7 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             let grants = db::ledger::change_privileges(conn)?;
             if grants.is_empty() {
                 report.checked.push(
-                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals, ledger_lines or payments"
+                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals, ledger_lines, payments or refunds"
                         .into(),
                 );
             }
@@ -147,6 +157,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.payments, totals.reversals
         ));
     }
+    if totals.refund_faults == 0 {
+        report.checked.push(format!(
+            "{} refund(s) each have one journal debiting the credit and crediting cash with the refund and its interest",
+            totals.refunds
+        ));
+    }
     if totals.version_faults == 0 {
         report.checked.push(format!(
             "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
@@ -170,6 +186,9 @@ struct Totals {
     reversals: usize,
     /// Violations found on payments and their journals.
     payment_faults: usize,
+    refunds: usize,
+    /// Violations found on refunds and their journals.
+    refund_faults: usize,
 }
 
 fn check_municipality(
@@ -248,10 +267,15 @@ fn check_municipality(
         };
         let name = format!("{slug}: return {} version {}", row.return_id, row.version);
         versions_seen.insert(cause.cause_id());
-        let posted = by_cause
+        // The version's own journal; a credit application it caused
+        // (`credit_applied`, same cause) is not what it assessed.
+        let posted: Vec<&db::ledger::JournalRow> = by_cause
             .get(&(cause.cause_type().to_owned(), cause.cause_id()))
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|j| j.kind != JournalKind::CreditApplied.as_str())
+            .collect();
         let Some(payor_id) = payors.get(&row.return_id) else {
             report.broken.push(format!("{name} has no return header"));
             continue;
@@ -263,7 +287,7 @@ fn check_municipality(
             &record.assessed.assessment,
             record.assessed.difference.as_ref(),
         )?;
-        let [journal] = posted else {
+        let [journal] = posted.as_slice() else {
             report.broken.push(if posted.is_empty() {
                 format!("{name} has no journal")
             } else {
@@ -324,10 +348,20 @@ fn check_municipality(
         totals,
     )?;
     totals.payment_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    totals.refunds += super::refunds::check(
+        conn,
+        municipality_id,
+        slug,
+        &by_cause,
+        &lines,
+        &mut report.broken,
+    )?;
+    totals.refund_faults += report.broken.len() - before;
     Ok(())
 }
 
-type ByCause<'a> = BTreeMap<(String, String), Vec<&'a db::ledger::JournalRow>>;
+pub(super) type ByCause<'a> = BTreeMap<(String, String), Vec<&'a db::ledger::JournalRow>>;
 
 /// Every payment has one `payment` journal debiting cash with its amount, at
 /// most one `payment_reversed` journal negating it line for line, and no

@@ -10,7 +10,9 @@
 //! not a balance (it is computed as of a date and posted when settled).
 
 pub mod check;
+pub mod credit;
 pub mod payments;
+pub mod refunds;
 pub mod statement;
 
 use std::collections::BTreeMap;
@@ -86,7 +88,8 @@ pub fn journal_of_version(
     .map_err(|e| ApiError::internal(format!("a return version's journal: {e}")))
 }
 
-/// Post the journal of a version of a return just stored (same transaction).
+/// Post the journal of a version of a return just stored (same transaction),
+/// then apply the payor's credit to what it charged ([`credit`]).
 pub fn post_return_version(
     conn: &mut DbConn,
     payor_id: &str,
@@ -95,7 +98,9 @@ pub fn post_return_version(
     difference: Option<&TaxDifference>,
 ) -> Result<(), ApiError> {
     let journal = journal_of_version(payor_id, row, assessment, difference)?;
-    post(conn, row.municipality_id, &journal).map(|_| ())
+    post(conn, row.municipality_id, &journal)?;
+    credit::apply_after_charge(conn, payor_id, row)?;
+    Ok(())
 }
 
 /// The balance of every account of `payor_id` that has lines posted on or

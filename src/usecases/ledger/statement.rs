@@ -13,13 +13,14 @@
 //!   balance, and the interest accrued to `as_of` on the tax still unpaid
 //!   (the engine's [`interest`], from the due date; computed here, never
 //!   stored), the balance including it; totals over the periods; the credit
-//!   held is subtracted from the total balance.
+//!   held is subtracted from the total balance;
+//! - refunds of credit paid out by then, with their interest (`refunds`).
 
 use chrono::NaiveDate;
 
 use super::payments::{book_as_of, terms_of};
 use crate::{
-    db::{self, DbConn, payments::PaymentRow},
+    db::{self, DbConn, payments::PaymentRow, refunds::RefundRow},
     domain::{
         Line, Money, Period,
         compute::interest,
@@ -91,6 +92,8 @@ pub struct Statement {
     pub payments: Vec<StatementPayment>,
     /// Credit held for the payor.
     pub credit: Money,
+    /// Refunds of credit paid out by the date, oldest first.
+    pub refunds: Vec<RefundRow>,
 }
 
 impl Statement {
@@ -154,6 +157,10 @@ pub fn statement(
             .map(|j| j.posted_on);
         payments.push(StatementPayment { row, reversed_on });
     }
+    let refunds = db::refunds::of_payor(conn, municipality_id, payor_id)?
+        .into_iter()
+        .filter(|r| r.refunded_on <= as_of)
+        .collect();
     let actor = Actor::of(ctx)?;
     db::access_log::record(
         conn,
@@ -168,5 +175,6 @@ pub fn statement(
         periods,
         payments,
         credit: book.credit,
+        refunds,
     })
 }
