@@ -553,3 +553,115 @@ async fn no_refund_interest_on_an_incomplete_montello_return() {
     );
     check_passes(&app);
 }
+
+#[actix_web::test]
+async fn hostile_refund_bodies_are_refused_naming_the_field() {
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = overpaid(&app, &clerk).await;
+    let with = |key: &str, value: Value| {
+        let mut b = body("2026-04-25", "10.00", false);
+        b[key] = value;
+        b
+    };
+    // Malformed: 400 (an unknown field, wrong types, an amount that is no amount).
+    for bad in [
+        with("extra", json!(1)),
+        with("amount", json!(10)),
+        with("amount", json!("10.001")),
+        with("amount", json!("1e3")),
+        with("amount", json!("99999999999999999999999.00")),
+        with("refunded_on", json!("2026-4-25")),
+        with("overpayment_intentional_or_careless", json!("no")),
+        with("method", json!("bitcoin")),
+    ] {
+        let res = refund(&app, &clerk, "montello", &payor, bad.clone()).await;
+        assert_eq!(res.status(), 400, "{bad}");
+    }
+    // Well-formed but wrong: 422, every fault at once.
+    let mut b = body("2026-04-26", "-1.00", false);
+    b["reference"] = json!("   ");
+    b["period"] = json!("2026-Q5");
+    let res = refund(&app, &clerk, "montello", &payor, b).await;
+    let problem = assert_problem(res, 422, "validation-failed", None).await;
+    let mut fields: Vec<String> = rules(&problem).into_iter().map(|(f, _)| f).collect();
+    fields.sort();
+    assert_eq!(fields, ["amount", "period", "reference", "refunded_on"]);
+    // An unknown payor: 404; nothing was posted.
+    let res = refund(
+        &app,
+        &clerk,
+        "montello",
+        "00000000-0000-4000-8000-00000000dead",
+        body("2026-04-25", "1.00", false),
+    )
+    .await;
+    assert_eq!(res.status(), 404);
+    let account = statement(&app, &clerk, &payor, "2026-04-25").await;
+    assert_eq!(account["totals"]["credit"], "72.50");
+    check_passes(&app);
+}
+
+#[actix_web::test]
+async fn refunds_are_append_only_and_the_check_names_one_without_its_journal() {
+    use diesel::prelude::*;
+    use roomtax::db::schema::refunds;
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = overpaid(&app, &clerk).await;
+    let res = refund(
+        &app,
+        &clerk,
+        "montello",
+        &payor,
+        body("2026-04-25", "10.00", false),
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    let mut owner = app.owner_conn();
+    // Even the owner cannot change or remove a refund: the trigger refuses.
+    let err = diesel::update(refunds::table)
+        .set(refunds::amount_cents.eq(1))
+        .execute(&mut owner)
+        .unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+    let err = diesel::delete(refunds::table)
+        .execute(&mut owner)
+        .unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
+    if app.db.owner_url().is_some() {
+        // PostgreSQL: the runtime role has no such privilege at all.
+        let mut runtime = diesel::PgConnection::establish(app.db.url()).unwrap();
+        for statement in [
+            "UPDATE refunds SET amount_cents = 1",
+            "DELETE FROM refunds",
+            "TRUNCATE refunds",
+        ] {
+            let err = runtime
+                .transaction::<(), diesel::result::Error, _>(|c| {
+                    diesel::sql_query("SELECT set_config('app.municipality_id', '1', true)")
+                        .execute(c)?;
+                    diesel::sql_query(statement).execute(c).map(|_| ())
+                })
+                .unwrap_err();
+            assert!(
+                err.to_string().contains("permission denied"),
+                "{statement}: {err}"
+            );
+        }
+    }
+    // A refund row inserted past the service, with no journal: the check names it.
+    let mut forged: roomtax::db::refunds::RefundRow = refunds::table.first(&mut owner).unwrap();
+    forged.id = "forged-refund".into();
+    diesel::insert_into(refunds::table)
+        .values(&forged)
+        .execute(&mut owner)
+        .unwrap();
+    let out = super::roomtax(&app.db, &["check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("refund forged-refund has 0 refund journal(s) (expected one)"),
+        "{stdout}"
+    );
+}
