@@ -143,6 +143,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(determinations::make)
         .service(determinations::list)
         .service(determinations::show)
+        .service(payments::refunds::record)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

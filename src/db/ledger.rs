@@ -188,14 +188,14 @@ pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     let query = match conn {
         DbConn::Sqlite(_) => {
             "SELECT tbl_name || '.' || name AS name FROM sqlite_master \
-             WHERE type = 'trigger' AND tbl_name IN ('ledger_journals', 'ledger_lines', 'payments')"
+             WHERE type = 'trigger' AND tbl_name IN ('ledger_journals', 'ledger_lines', 'payments', 'refunds')"
         }
         DbConn::Pg(_) => {
             "SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t \
              JOIN pg_class c ON c.oid = t.tgrelid \
              JOIN pg_namespace n ON n.oid = c.relnamespace \
              WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'D' \
-               AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments')"
+               AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments', 'refunds')"
         }
     };
     Ok(diesel::sql_query(query)
@@ -222,7 +222,7 @@ pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
                 ELSE pg_get_userbyid(a.grantee) END || ' ' || a.privilege_type AS entry \
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
          CROSS JOIN LATERAL aclexplode(c.relacl) a \
-         WHERE n.nspname = current_schema() AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments') \
+         WHERE n.nspname = current_schema() AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments', 'refunds') \
            AND a.grantee <> c.relowner AND a.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE') \
          ORDER BY 1",
     )

@@ -27,6 +27,7 @@ pub mod notices;
 pub mod payments;
 pub mod payors;
 pub mod policies;
+pub mod refunds;
 pub mod returns;
 pub mod rls;
 pub mod schema;

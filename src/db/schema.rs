@@ -416,3 +416,23 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    /// Refunds of credit (append-only): what they posted is their journal.
+    refunds (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        period -> Text,
+        return_id -> Text,
+        refunded_on -> Date,
+        amount_cents -> BigInt,
+        interest_cents -> BigInt,
+        method -> Text,
+        reference -> Text,
+        overpayment_intentional_or_careless -> Bool,
+        return_incomplete -> Bool,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}

@@ -1,5 +1,6 @@
 //! `POST .../payors/{payor}/payments` (record a payment),
-//! `POST .../payors/{payor}/payments/{payment}/reversal` (a bounced payment)
+//! `POST .../payors/{payor}/payments/{payment}/reversal` (a bounced payment),
+//! `POST .../payors/{payor}/refunds` (a refund of credit, [`refunds`])
 //! and `GET .../payors/{payor}/account` (the statement of account, JSON or
 //! CSV).
 //!
@@ -11,6 +12,7 @@
 //! anyone else 404; each read in the access log. Dates are the
 //! municipality's local calendar date, read from the application's clock.
 
+pub mod refunds;
 mod statement;
 mod types;
 

@@ -131,7 +131,7 @@ impl From<RecordedPayment> for Payment {
     }
 }
 
-fn method_of(text: &str) -> PaymentMethod {
+pub(super) fn method_of(text: &str) -> PaymentMethod {
     match text {
         "ach" => PaymentMethod::Ach,
         "card" => PaymentMethod::Card,
@@ -270,6 +270,8 @@ pub struct Account {
     pub periods: Vec<AccountPeriod>,
     /// Payments received by the date, oldest first.
     pub payments: Vec<AccountPayment>,
+    /// Refunds of credit paid out by the date, oldest first.
+    pub refunds: Vec<super::refunds::AccountRefund>,
     /// Totals.
     pub totals: AccountTotals,
 }
@@ -334,6 +336,11 @@ impl From<&Statement> for Account {
             },
             periods,
             payments: s.payments.iter().map(payment_of).collect(),
+            refunds: s
+                .refunds
+                .iter()
+                .map(super::refunds::AccountRefund::from)
+                .collect(),
         }
     }
 }

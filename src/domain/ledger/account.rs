@@ -13,6 +13,7 @@
 //! | its revenue, by component | `municipality:revenue:<component>` |
 //! | its payable to the zone's commission | `municipality:commission_payable` |
 //! | the vehicle registration fee fund | `municipality:vehicle_fee_fund` |
+//! | its expense of interest paid on refunds (Montello) | `municipality:refund_interest_expense` |
 //!
 //! `<payor>` is the payor's id (letters, digits, `-`, `_`; never `:`),
 //! `<period>` a [`Period`]'s text (`2026-Q1`, `2026`, `FY2026-06`),
@@ -108,6 +109,12 @@ pub enum Account {
     CommissionPayable,
     /// Montello's segregated vehicle registration fee fund.
     VehicleFeeFund,
+    /// The municipality's expense of the interest it pays on refunds (Montello
+    /// room tax, interest ¶: "All refunded taxes shall bear interest"). An
+    /// expense of the municipality's own, never a payor's receivable nor a
+    /// reduction of tax revenue: the tax refunded leaves the payor's credit,
+    /// the interest is what the municipality pays on top of it.
+    RefundInterestExpense,
 }
 
 /// Why a text is not an account name.
@@ -142,6 +149,7 @@ impl Account {
             ["municipality", "cash"] => Account::Cash,
             ["municipality", "commission_payable"] => Account::CommissionPayable,
             ["municipality", "vehicle_fee_fund"] => Account::VehicleFeeFund,
+            ["municipality", "refund_interest_expense"] => Account::RefundInterestExpense,
             ["municipality", "revenue", c] => {
                 Account::Revenue(Component::parse(c).ok_or_else(fail)?)
             }
@@ -202,6 +210,7 @@ impl fmt::Display for Account {
             Account::Revenue(c) => write!(f, "municipality:revenue:{c}"),
             Account::CommissionPayable => f.write_str("municipality:commission_payable"),
             Account::VehicleFeeFund => f.write_str("municipality:vehicle_fee_fund"),
+            Account::RefundInterestExpense => f.write_str("municipality:refund_interest_expense"),
         }
     }
 }
@@ -239,6 +248,7 @@ pub(crate) mod tests {
             "municipality:cash".to_owned(),
             "municipality:commission_payable".to_owned(),
             "municipality:vehicle_fee_fund".to_owned(),
+            "municipality:refund_interest_expense".to_owned(),
             "municipality:revenue:fraud_penalty".to_owned(),
         ] {
             assert_eq!(Account::parse(&name).unwrap().to_string(), name);
@@ -260,6 +270,8 @@ pub(crate) mod tests {
             "payor:p:FY2026-12:tax",
             "payor:p:credit:x",
             "MUNICIPALITY:cash",
+            "municipality:refund_interest_expense:x",
+            "municipality:refund_interest",
         ] {
             assert!(Account::parse(bad).is_err(), "{bad:?} parsed");
         }
@@ -285,6 +297,7 @@ pub(crate) mod tests {
             component.prop_map(Account::Revenue),
             Just(Account::CommissionPayable),
             Just(Account::VehicleFeeFund),
+            Just(Account::RefundInterestExpense),
         ]
     }
 

@@ -12,6 +12,10 @@
 //!   posted (interest, forfeiture), a credit is the payment applied; the same
 //!   for money applied from credit or from a security deposit (and a refund's
 //!   or a deposit's own journal);
+//! - in a credit application's journal (`credit_applied`), likewise, except
+//!   that a debit on the tax is tax overpaid moved back to the credit (an
+//!   amendment down after payment): it lowers what was paid, never a charge
+//!   (tax itself is only ever charged by returns and determinations);
 //! - in a reversal's journal (the exact negation of a payment's) a credit
 //!   undoes a charge and a debit undoes a payment.
 //!
@@ -84,6 +88,9 @@ impl PayorBook {
                         .entry(*component)
                         .or_default();
                     let is_charge = match line.kind {
+                        // Tax overpaid (an amendment down after payment) moved
+                        // back to credit: less paid, not more charged.
+                        JournalKind::CreditApplied if *component == Component::Tax => false,
                         JournalKind::Payment
                         | JournalKind::CreditApplied
                         | JournalKind::Refund

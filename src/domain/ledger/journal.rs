@@ -102,8 +102,10 @@ impl fmt::Display for JournalKind {
 /// Besides a return's version, every cause is one stored row named by its id
 /// (no `:` in it): a payment (its journal and its reversal's), a refund, a
 /// determination, a security deposit (received, applied, returned), and a
-/// posting run (the credit applied or the forfeiture posted for one return:
-/// `cause_id` the return's id, so each is posted at most once per kind).
+/// posting run (the forfeiture posted for one return: `cause_id` the
+/// return's id, so each is posted at most once per kind). Credit applied
+/// after a version of a return charged the payor (`credit_applied`) is
+/// caused by that version, so each version may apply credit once.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Cause {
     /// A version of a return: `cause_id` is `<return id>:<version>`.
@@ -134,7 +136,7 @@ pub enum Cause {
         deposit_id: String,
     },
     /// A posting the ledger makes for one return on its own schedule (the
-    /// clerk's daily forfeiture posting, credit applied to a new charge).
+    /// clerk's daily forfeiture posting).
     Return {
         /// The return.
         return_id: String,

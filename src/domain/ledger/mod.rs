@@ -23,18 +23,28 @@
 //!   charged, paid and owed per period and component, and the credit held);
 //! - [`payments`]: the journal a payment posts ([`payment_journal`]: the
 //!   policy's payment order, interest on the tax it settles, Montello's
-//!   forfeiture when late, an overpayment to credit) and its reversal.
+//!   forfeiture when late, an overpayment to credit) and its reversal;
+//! - [`credit`]: credit applied when a new charge is posted
+//!   ([`credit_journal`]: tax overpaid moved back to credit, then the credit
+//!   applied like a payment);
+//! - [`refunds`]: the journal a refund of credit posts ([`refund_journal`]:
+//!   Montello's refund interest and its exclusions, an expense of the
+//!   municipality).
 
 pub mod account;
 pub mod book;
+pub mod credit;
 pub mod journal;
 pub mod payments;
+pub mod refunds;
 pub mod returns;
 
 pub use account::{Account, Component};
 pub use book::{ComponentBook, PayorBook, PostedLine};
+pub use credit::{CreditPosting, credit_journal};
 pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
 pub use payments::{
     Applied, PaymentIn, PaymentPosting, PeriodTerms, Posted, payment_journal, reversal_journal,
 };
+pub use refunds::{RefundIn, RefundPosting, RefundTerms, refund_journal};
 pub use returns::{PostedVersion, VersionSource, return_version_journal};

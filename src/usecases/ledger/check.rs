@@ -25,7 +25,13 @@
 //!   stored charges on the day it was made, and its notice names that
 //!   journal; an estimate's tax is taken back at most once and exactly; no
 //!   journal names a determination that does not exist
-//!   (`usecases::ledger::determinations::check`).
+//!   (`usecases::ledger::determinations::check`);
+//! - every refund has one `refund` journal, on the day refunded, debiting the
+//!   payor's credit with the refund and crediting cash with it and its
+//!   interest; no refund journal names a refund that does not exist (the
+//!   `refunds` table's triggers and privileges likewise checked);
+//! - a `credit_applied` journal caused by a version is not that version's
+//!   own journal (it is checked as a journal: balanced, known accounts).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -63,6 +69,8 @@ fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
             "ledger_lines.ledger_lines_no_delete",
             "payments.payments_no_update",
             "payments.payments_no_delete",
+            "refunds.refunds_no_update",
+            "refunds.refunds_no_delete",
         ],
         DbConn::Pg(_) => &[
             "ledger_journals.ledger_journals_append_only",
@@ -71,6 +79,8 @@ fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
             "ledger_lines.ledger_lines_no_truncate",
             "payments.payments_append_only",
             "payments.payments_no_truncate",
+            "refunds.refunds_append_only",
+            "refunds.refunds_no_truncate",
         ],
     }
 }
@@ -119,7 +129,7 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             let grants = db::ledger::change_privileges(conn)?;
             if grants.is_empty() {
                 report.checked.push(
-                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals, ledger_lines or payments"
+                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals, ledger_lines, payments or refunds"
                         .into(),
                 );
             }
@@ -158,6 +168,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.determinations
         ));
     }
+    if totals.refund_faults == 0 {
+        report.checked.push(format!(
+            "{} refund(s) each have one journal debiting the credit and crediting cash with the refund and its interest",
+            totals.refunds
+        ));
+    }
     if totals.version_faults == 0 {
         report.checked.push(format!(
             "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
@@ -184,6 +200,9 @@ struct Totals {
     determinations: usize,
     /// Violations found on determinations and their journals.
     determination_faults: usize,
+    refunds: usize,
+    /// Violations found on refunds and their journals.
+    refund_faults: usize,
 }
 
 fn check_municipality(
@@ -262,10 +281,15 @@ fn check_municipality(
         };
         let name = format!("{slug}: return {} version {}", row.return_id, row.version);
         versions_seen.insert(cause.cause_id());
-        let posted = by_cause
+        // The version's own journal; a credit application it caused
+        // (`credit_applied`, same cause) is not what it assessed.
+        let posted: Vec<&db::ledger::JournalRow> = by_cause
             .get(&(cause.cause_type().to_owned(), cause.cause_id()))
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|j| j.kind != JournalKind::CreditApplied.as_str())
+            .collect();
         let Some(payor_id) = payors.get(&row.return_id) else {
             report.broken.push(format!("{name} has no return header"));
             continue;
@@ -277,7 +301,7 @@ fn check_municipality(
             &record.assessed.assessment,
             record.assessed.difference.as_ref(),
         )?;
-        let [journal] = posted else {
+        let [journal] = posted.as_slice() else {
             report.broken.push(if posted.is_empty() {
                 format!("{name} has no journal")
             } else {
@@ -342,10 +366,20 @@ fn check_municipality(
     totals.determinations +=
         super::determinations::check(conn, municipality_id, slug, &by_cause, &lines, report)?;
     totals.determination_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    totals.refunds += super::refunds::check(
+        conn,
+        municipality_id,
+        slug,
+        &by_cause,
+        &lines,
+        &mut report.broken,
+    )?;
+    totals.refund_faults += report.broken.len() - before;
     Ok(())
 }
 
-type ByCause<'a> = BTreeMap<(String, String), Vec<&'a db::ledger::JournalRow>>;
+pub(super) type ByCause<'a> = BTreeMap<(String, String), Vec<&'a db::ledger::JournalRow>>;
 
 /// Every payment has one `payment` journal debiting cash with its amount, at
 /// most one `payment_reversed` journal negating it line for line, and no

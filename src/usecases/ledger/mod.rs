@@ -15,7 +15,9 @@
 
 pub mod check;
 pub mod determinations;
+pub mod credit;
 pub mod payments;
+pub mod refunds;
 pub mod statement;
 
 use std::collections::BTreeMap;
@@ -91,7 +93,8 @@ pub fn journal_of_version(
     .map_err(|e| ApiError::internal(format!("a return version's journal: {e}")))
 }
 
-/// Post the journal of a version of a return just stored (same transaction).
+/// Post the journal of a version of a return just stored (same transaction),
+/// then apply the payor's credit to what it charged ([`credit`]).
 pub fn post_return_version(
     conn: &mut DbConn,
     payor_id: &str,
@@ -108,6 +111,7 @@ pub fn post_return_version(
         row,
         &assessment.period,
     )?;
+    credit::apply_after_charge(conn, payor_id, row)?;
     Ok(())
 }
 

@@ -16,12 +16,13 @@
 //!   held is subtracted from the total balance;
 //! - per period, the determinations made by `as_of` (audits, estimates,
 //!   fraud findings) whose charges the components include.
+//! - refunds of credit paid out by then, with their interest (`refunds`).
 
 use chrono::NaiveDate;
 
 use super::payments::{book_as_of, terms_of};
 use crate::{
-    db::{self, DbConn, payments::PaymentRow},
+    db::{self, DbConn, payments::PaymentRow, refunds::RefundRow},
     domain::{
         Line, Money, Period,
         compute::interest,
@@ -95,6 +96,8 @@ pub struct Statement {
     pub payments: Vec<StatementPayment>,
     /// Credit held for the payor.
     pub credit: Money,
+    /// Refunds of credit paid out by the date, oldest first.
+    pub refunds: Vec<RefundRow>,
 }
 
 impl Statement {
@@ -165,6 +168,10 @@ pub fn statement(
             .map(|j| j.posted_on);
         payments.push(StatementPayment { row, reversed_on });
     }
+    let refunds = db::refunds::of_payor(conn, municipality_id, payor_id)?
+        .into_iter()
+        .filter(|r| r.refunded_on <= as_of)
+        .collect();
     let actor = Actor::of(ctx)?;
     db::access_log::record(
         conn,
@@ -179,5 +186,6 @@ pub fn statement(
         periods,
         payments,
         credit: book.credit,
+        refunds,
     })
 }

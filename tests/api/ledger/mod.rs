@@ -9,10 +9,15 @@ mod check;
 mod determinations;
 mod payments;
 mod posting;
+mod races;
+mod refunds;
 
 use std::process::{Command, Output};
 
-use roomtax::db::{DbConn, ledger::LineRow};
+use roomtax::db::{
+    DbConn,
+    ledger::{JournalRow, LineRow},
+};
 
 use crate::helpers::TestDb;
 
@@ -50,4 +55,14 @@ pub(super) fn sums(lines: &[LineRow]) -> std::collections::BTreeMap<String, i128
         *out.entry(l.journal_id.clone()).or_default() += i128::from(l.amount_cents);
     }
     out
+}
+
+/// Every journal of the database, read as the owner, oldest first.
+pub(super) fn all_journals(owner: &mut DbConn) -> Vec<JournalRow> {
+    use diesel::prelude::*;
+    use roomtax::db::schema::ledger_journals::dsl::*;
+    ledger_journals
+        .order((posted_on.asc(), created_at.asc()))
+        .load(owner)
+        .unwrap()
 }

@@ -41,16 +41,16 @@ use crate::returns::{CLERK, OPERATOR, file, filing};
 
 const STAFF: &str = "staff@montello.demo";
 
-fn payments_of(payor: &str) -> String {
+pub(super) fn payments_of(payor: &str) -> String {
     format!("/v1/municipalities/montello/payors/{payor}/payments")
 }
 
-fn account_of(payor: &str, as_of: &str) -> String {
+pub(super) fn account_of(payor: &str, as_of: &str) -> String {
     format!("/v1/municipalities/montello/payors/{payor}/account?as_of={as_of}")
 }
 
 /// A new calendar-year payor registered by the clerk.
-async fn new_payor(app: &TestApp, clerk: &str, name: &str) -> String {
+pub(super) async fn new_payor(app: &TestApp, clerk: &str, name: &str) -> String {
     let mut body = crate::payors::new_payor(name);
     body["annual_election"] = json!("calendar");
     body.as_object_mut()
@@ -70,7 +70,7 @@ async fn new_payor(app: &TestApp, clerk: &str, name: &str) -> String {
 }
 
 /// A paper return entered by the clerk, received on `on`.
-async fn paper_return(
+pub(super) async fn paper_return(
     app: &TestApp,
     clerk: &str,
     payor: &str,
@@ -85,7 +85,7 @@ async fn paper_return(
     assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
 }
 
-async fn pay(app: &TestApp, token: &str, payor: &str, body: Value) -> reqwest::Response {
+pub(super) async fn pay(app: &TestApp, token: &str, payor: &str, body: Value) -> reqwest::Response {
     app.call(Method::POST, &payments_of(payor))
         .bearer(token)
         .json(body)
@@ -111,13 +111,13 @@ fn row(p: &str, c: &str, a: &str) -> (String, String, String) {
     (p.to_owned(), c.to_owned(), a.to_owned())
 }
 
-async fn statement(app: &TestApp, token: &str, payor: &str, as_of: &str) -> Value {
+pub(super) async fn statement(app: &TestApp, token: &str, payor: &str, as_of: &str) -> Value {
     let res = app.get_as(token, &account_of(payor, as_of)).await;
     assert_eq!(res.status(), 200);
     res.json().await.unwrap()
 }
 
-fn period<'a>(account: &'a Value, p: &str) -> &'a Value {
+pub(super) fn period<'a>(account: &'a Value, p: &str) -> &'a Value {
     account["periods"]
         .as_array()
         .unwrap()
@@ -126,7 +126,7 @@ fn period<'a>(account: &'a Value, p: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {p} in {account}"))
 }
 
-fn check_passes(app: &TestApp) {
+pub(super) fn check_passes(app: &TestApp) {
     let mut owner = app.owner_conn();
     assert!(sums(&all_lines(&mut owner)).values().all(|s| *s == 0));
     let out = roomtax(&app.db, &["check"]);

@@ -1,0 +1,146 @@
+//! The journal that applies a payor's credit to its charges when a new charge
+//! is posted: [`credit_journal`].
+//!
+//! Contract (issue 9 items 2 and 3; DESIGN §3 "Payments apply..."):
+//! - tax overpaid on a period (a receivable `tax` account with a negative
+//!   balance: an amendment or an annual adjustment down after the tax was
+//!   paid) is first moved back to the payor's credit (the tax account
+//!   debited, the credit credited), so money of the payor held by the
+//!   municipality is always in one place, `payor:<p>:credit`, whatever it came
+//!   from (an overpayment or a decrease);
+//! - then the credit held (including what was just moved) is applied to the
+//!   payor's open charges exactly as a payment of that amount received on the
+//!   posting date would be ([`payment_journal`]: oldest period first, the
+//!   policy's payment order, interest on the tax it settles and Montello's
+//!   forfeiture posted with it), except that the money comes from the credit
+//!   account, not from cash;
+//! - one balanced journal of kind `credit_applied` for both steps (the credit
+//!   account appears on one line, its net change), or none at all when there
+//!   is nothing to move and nothing to apply;
+//! - the caller chooses the cause: the version of the return whose charge
+//!   triggered it (`return_version`, `<return id>:<version>`; at most one such
+//!   journal per version and kind, by the ledger's unique key).
+//!
+//! Why automatic (a clerk-treasurer's expectation, not an ordinance rule):
+//! credit is the payor's money already in the municipality's hands; leaving it
+//! idle while a later period's tax goes unpaid would charge the payor interest
+//! and Montello's forfeiture on money the municipality holds. So it is applied
+//! as soon as a charge it can settle is posted, the way the state applies an
+//! overpayment to the next liability; what no charge needs stays as credit
+//! until the clerk refunds it (`refunds`).
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use super::account::{Account, Component};
+use super::book::PayorBook;
+use super::journal::{Cause, Journal, JournalKind, JournalLine};
+use super::payments::{Applied, PaymentIn, PeriodTerms, Posted, payment_journal};
+use crate::domain::error::DomainError;
+use crate::domain::money::Money;
+use crate::domain::period::Period;
+
+/// What a credit application posts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditPosting {
+    /// The balanced journal (`credit_applied`).
+    pub journal: Journal,
+    /// Tax overpaid moved back to the credit, by period.
+    pub moved: Vec<(Period, Money)>,
+    /// Where the credit went, in the order applied.
+    pub allocations: Vec<Applied>,
+    /// Interest and forfeiture posted because the credit settled tax.
+    pub charges: Vec<Posted>,
+    /// The credit still held afterwards.
+    pub credit_left: Money,
+}
+
+/// The credit application for `payor_id` on `on` against `book` (its accounts
+/// as of `on`, the new charge included), each open period judged by its
+/// `terms`; `None` when nothing is to be moved or applied (see the module doc).
+pub fn credit_journal(
+    payor_id: &str,
+    on: NaiveDate,
+    cause: Cause,
+    book: &PayorBook,
+    terms: &BTreeMap<Period, PeriodTerms>,
+) -> Result<Option<CreditPosting>, DomainError> {
+    let mut lines = Vec::new();
+    let mut moved = Vec::new();
+    let mut moved_total = Money::ZERO;
+    for (period, components) in &book.periods {
+        let Some(tax) = components.get(&Component::Tax) else {
+            continue;
+        };
+        let overpaid = -tax.balance();
+        if overpaid.is_negative() || overpaid.is_zero() {
+            continue;
+        }
+        lines.push(JournalLine::debit(
+            Account::payor(payor_id, *period, Component::Tax),
+            overpaid,
+        ));
+        moved.push((*period, overpaid));
+        moved_total += overpaid;
+    }
+    let available = book.credit + moved_total;
+    let has_open = book.periods.values().any(|components| {
+        components
+            .iter()
+            .any(|(_, b)| !b.balance().is_negative() && !b.balance().is_zero())
+    });
+    let mut allocations = Vec::new();
+    let mut charges = Vec::new();
+    let mut applied = Money::ZERO;
+    if has_open && !available.is_negative() && !available.is_zero() {
+        let posting = payment_journal(
+            &PaymentIn {
+                payor_id,
+                payment_id: "credit",
+                received_on: on,
+                amount: available,
+            },
+            book,
+            terms,
+        )?;
+        applied = available - posting.credit;
+        for line in posting.journal.lines() {
+            match line.account {
+                Account::Cash | Account::PayorCredit { .. } => {}
+                _ => lines.push(line.clone()),
+            }
+        }
+        allocations = posting.allocations;
+        charges = posting.charges;
+    }
+    if moved.is_empty() && applied.is_zero() {
+        return Ok(None);
+    }
+    let net = applied - moved_total;
+    if !net.is_zero() {
+        lines.push(JournalLine::debit(
+            Account::PayorCredit {
+                payor_id: payor_id.to_owned(),
+            },
+            net,
+        ));
+    }
+    let memo = format!(
+        "credit applied {on} after {} {}",
+        cause.cause_type(),
+        cause.cause_id()
+    );
+    let journal = Journal::new(JournalKind::CreditApplied, on, cause, memo, lines)
+        .map_err(|e| DomainError::invalid("credit", "unbalanced", e.to_string()))?;
+    Ok(Some(CreditPosting {
+        journal,
+        moved,
+        allocations,
+        charges,
+        credit_left: available - applied,
+    }))
+}
+
+#[cfg(test)]
+mod tests;
