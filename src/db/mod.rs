@@ -13,6 +13,7 @@
 
 pub mod access_log;
 pub mod api_clients;
+pub mod delinquency;
 pub mod disclosures;
 pub mod grants;
 pub mod idempotency;

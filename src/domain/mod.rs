@@ -16,6 +16,7 @@ pub mod attachment;
 pub mod calendar;
 pub mod clock;
 pub mod compute;
+pub mod delinquency;
 pub mod disclosure;
 pub mod error;
 pub mod explain;

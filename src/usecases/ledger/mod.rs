@@ -10,6 +10,8 @@
 //! not a balance (it is computed as of a date and posted when settled).
 
 pub mod check;
+pub mod daily;
+pub mod delinquency;
 pub mod payments;
 pub mod statement;
 

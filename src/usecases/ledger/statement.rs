@@ -38,6 +38,9 @@ pub struct StatementPeriod {
     pub period: Period,
     /// Its return's due date (interest runs from it), when a return is on file.
     pub due_date: Option<NaiveDate>,
+    /// Its return's filing due date (extended when an extension was
+    /// granted): the tax is delinquent after it.
+    pub filing_due_date: Option<NaiveDate>,
     /// Per component with postings: charged and paid.
     pub components: Vec<(Component, ComponentBook)>,
     /// Interest accrued to the statement's date on the unpaid tax, explained.
@@ -121,7 +124,27 @@ pub fn statement(
             format!("a statement is as of today ({today}) or an earlier date"),
         )]));
     }
-    let municipality_id = ctx.municipality_id;
+    let statement = compute(conn, ctx.municipality_id, payor_id, as_of)?;
+    let actor = Actor::of(ctx)?;
+    db::access_log::record(
+        conn,
+        ctx.municipality_id,
+        &actor.reader(&basis),
+        "payor_account",
+        payor_id,
+    )?;
+    Ok(statement)
+}
+
+/// The payor's statement as of `as_of`, computed: no authorisation and no
+/// access-log entry (the caller does both: [`statement`], the delinquency
+/// list, a delinquency letter).
+pub(crate) fn compute(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    as_of: NaiveDate,
+) -> Result<Statement, ApiError> {
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     let book = book_as_of(conn, municipality_id, payor_id, as_of)?;
     let period_terms = terms_of(conn, &terms, &book)?;
@@ -139,6 +162,7 @@ pub fn statement(
         periods.push(StatementPeriod {
             period: *period,
             due_date: t.map(|t| t.due_date),
+            filing_due_date: t.map(|t| t.filing_due_date),
             components: components.iter().map(|(c, b)| (*c, *b)).collect(),
             interest_accrued,
         });
@@ -154,14 +178,6 @@ pub fn statement(
             .map(|j| j.posted_on);
         payments.push(StatementPayment { row, reversed_on });
     }
-    let actor = Actor::of(ctx)?;
-    db::access_log::record(
-        conn,
-        municipality_id,
-        &actor.reader(&basis),
-        "payor_account",
-        payor_id,
-    )?;
     Ok(Statement {
         payor_id: payor_id.to_owned(),
         as_of,

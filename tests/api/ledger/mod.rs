@@ -6,6 +6,9 @@
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
 mod check;
+mod daily;
+mod delinquencies;
+mod notices;
 mod payments;
 mod posting;
 
