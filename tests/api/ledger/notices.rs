@@ -245,3 +245,52 @@ async fn who_may_issue_and_read_notices() {
         .await;
     assert_eq!(res.status(), 400);
 }
+
+#[actix_web::test]
+async fn a_payor_s_notices_come_newest_first_in_pages() {
+    let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let res = issue(&app, &clerk, MOTEL).await;
+        assert_eq!(res.status(), 201);
+        ids.push(
+            res.json::<Value>().await.unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    ids.reverse(); // newest first
+    let first: Value = app
+        .get_as(&clerk, &format!("{}?limit=2", notices_of(MOTEL)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let page = |v: &Value| -> Vec<String> {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(page(&first), ids[..2]);
+    let cursor = first["next_cursor"].as_str().expect("a second page");
+    let second: Value = app
+        .get_as(
+            &clerk,
+            &format!("{}?limit=2&cursor={cursor}", notices_of(MOTEL)),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page(&second), ids[2..]);
+    assert_eq!(second["next_cursor"], Value::Null);
+    let res = app
+        .get_as(&clerk, &format!("{}?limit=0", notices_of(MOTEL)))
+        .await;
+    assert_eq!(res.status(), 422, "limit out of range");
+}
