@@ -1,4 +1,4 @@
-//! The command line: `serve` (default), `migrate`, `demo`, `check`,
+//! The command line: `serve` (default), `migrate`, `demo`, `check`, `post-daily`,
 //! `policy add`, `admin ...` (tenants, users, passwords, signing keys),
 //! `openapi`.
 //!
@@ -47,6 +47,15 @@ pub enum Command {
     /// version of a return has its journal, the append-only guards are in
     /// force. Prints what it checked; exits non-zero naming each broken one.
     Check,
+    /// Post today's late-payment forfeitures (Montello: tax unpaid more than
+    /// 30 days after the due date of its return, forfeiture not yet
+    /// charged) for one municipality; a second run the same day posts
+    /// nothing. Prints how many were posted and their journals (no amounts).
+    PostDaily {
+        /// The municipality's slug, e.g. `montello`.
+        #[arg(long)]
+        municipality: String,
+    },
     /// Manage municipalities' policy versions (the ordinance as data).
     #[command(subcommand)]
     Policy(PolicyCommand),
@@ -494,6 +503,28 @@ fn check(settings: &Settings) -> Result<(), String> {
     }
 }
 
+/// `roomtax post-daily`: the clerk's daily posting, as of today's local date.
+fn post_daily(settings: &Settings, municipality: &str) -> Result<(), String> {
+    use crate::tenancy::{DbScope, Tenant};
+    let mut conn = open(settings)?;
+    let today = crate::domain::clock::local_date(chrono::Utc::now());
+    let posting = crate::db::in_transaction(&mut conn, |conn| {
+        let muni = crate::db::municipalities::require(conn, municipality)?;
+        crate::db::rls::apply(conn, &DbScope::tenant(Tenant::Municipality(muni.id)))?;
+        crate::usecases::ledger::daily::post_daily(conn, muni.id, today)
+    })
+    .map_err(problem_text)?;
+    println!(
+        "daily posting {today} for {municipality}: {} return(s) examined, {} forfeiture(s) posted",
+        posting.examined,
+        posting.posted.len()
+    );
+    for p in &posting.posted {
+        println!("  posted journal {} (return {})", p.journal_id, p.return_id);
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let settings = Settings::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
     match cli.command.unwrap_or(Command::Serve { demo: false }) {
@@ -598,6 +629,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Check => {
             telemetry::init(&settings);
             check(&settings)
+        }
+        Command::PostDaily { municipality } => {
+            telemetry::init(&settings);
+            post_daily(&settings, &municipality)
         }
         Command::Serve { demo } => {
             telemetry::init(&settings);

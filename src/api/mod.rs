@@ -11,6 +11,7 @@ pub mod auth;
 pub mod calendar;
 pub mod caller;
 pub mod determinations;
+pub mod delinquencies;
 pub mod disclosures;
 pub mod extract;
 pub mod framework_answers;
@@ -19,6 +20,7 @@ pub mod idempotency;
 pub mod input_guard;
 pub mod marketplace;
 pub mod municipalities;
+pub mod notices;
 pub mod pagination;
 pub mod params;
 pub mod payments;
@@ -51,6 +53,8 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "payors", description = "The payor registry: payors and their establishments (confidential; every read is written to the access log)"),
         (name = "returns", description = "Room-tax returns: filing, amendments, annual reconciliation, obligations and the clerk's view of who filed (confidential; every read is written to the access log)"),
         (name = "payments", description = "Payments received, their reversal, and a payor's statement of account (confidential; every read is written to the access log)"),
+        (name = "notices", description = "Written notices (determinations, estimates, security, delinquency letters) as issued, with their PDF documents (confidential; every read is written to the access log)"),
+        (name = "delinquencies", description = "Unpaid amounts past due by age, the special-assessment roll, delinquency letters and the clerk's daily posting of late-payment forfeitures"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
@@ -144,6 +148,13 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(determinations::list)
         .service(determinations::show)
         .service(payments::refunds::record)
+        .service(notices::list)
+        .service(notices::show)
+        .service(notices::document)
+        .service(delinquencies::list)
+        .service(delinquencies::special_assessments)
+        .service(delinquencies::letter)
+        .service(delinquencies::daily_posting)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

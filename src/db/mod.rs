@@ -14,6 +14,7 @@
 pub mod access_log;
 pub mod api_clients;
 pub mod determinations;
+pub mod delinquency;
 pub mod disclosures;
 pub mod grants;
 pub mod idempotency;

@@ -2,12 +2,17 @@
 //!
 //! Contract: every function takes the municipality id (the tenant) and runs
 //! inside the caller's unit of work. Rows are only inserted (the database
-//! refuses UPDATE and DELETE).
+//! refuses UPDATE and DELETE). A notice's document (the PDF as sent) is a
+//! row of `notice_documents` beside it, read only when asked for, so lists
+//! never load the bytes.
 
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
-use super::{DbConn, insert_row, schema::notices};
+use super::{
+    DbConn, insert_row,
+    schema::{municipalities, notice_documents, notices},
+};
 
 /// A notice as issued.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
@@ -77,4 +82,68 @@ pub fn of_cause(
         .filter(notices::cause_id.eq(cause_id))
         .order((notices::issued_on.asc(), notices::created_at.asc()))
         .load(conn)
+}
+
+/// The document of a notice as sent.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
+#[diesel(table_name = notice_documents)]
+pub struct DocumentRow {
+    pub municipality_id: i64,
+    pub notice_id: String,
+    /// `application/pdf`.
+    pub media_type: String,
+    pub bytes: Vec<u8>,
+    /// Hex SHA-256 of `bytes`.
+    pub sha256: String,
+}
+
+/// Insert a notice's document.
+pub fn insert_document(conn: &mut DbConn, row: &DocumentRow) -> QueryResult<()> {
+    insert_row(conn, notice_documents::table, row)
+}
+
+/// The document of a notice.
+pub fn document_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    notice_id: &str,
+) -> QueryResult<Option<DocumentRow>> {
+    notice_documents::table
+        .filter(notice_documents::municipality_id.eq(municipality_id))
+        .filter(notice_documents::notice_id.eq(notice_id))
+        .first(conn)
+        .optional()
+}
+
+/// One page of a payor's notices, newest first (by `created_at`, then id
+/// descending), after the position `after` (the last item of the previous page).
+pub fn page_of_payor(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    after: Option<(NaiveDateTime, &str)>,
+    limit: i64,
+) -> QueryResult<Vec<NoticeRow>> {
+    let mut q = notices::table
+        .filter(notices::municipality_id.eq(municipality_id))
+        .filter(notices::payor_id.eq(payor_id))
+        .into_boxed();
+    if let Some((at, id)) = after {
+        q = q.filter(
+            notices::created_at.lt(at).or(notices::created_at
+                .eq(at)
+                .and(notices::id.lt(id.to_owned()))),
+        );
+    }
+    q.order((notices::created_at.desc(), notices::id.desc()))
+        .limit(limit)
+        .load(conn)
+}
+
+/// The municipality's name (the sender of its notices).
+pub fn municipality_name(conn: &mut DbConn, municipality_id: i64) -> QueryResult<String> {
+    municipalities::table
+        .filter(municipalities::id.eq(municipality_id))
+        .select(municipalities::name)
+        .first(conn)
 }

@@ -436,3 +436,14 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    /// The document of each notice as sent (append-only): the PDF rendered when issued.
+    notice_documents (municipality_id, notice_id) {
+        municipality_id -> BigInt,
+        notice_id -> Text,
+        media_type -> Text,
+        bytes -> Binary,
+        sha256 -> Text,
+    }
+}

@@ -17,6 +17,7 @@ pub mod calendar;
 pub mod clock;
 pub mod compute;
 pub mod determination;
+pub mod delinquency;
 pub mod disclosure;
 pub mod error;
 pub mod explain;

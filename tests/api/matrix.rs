@@ -221,6 +221,39 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "get_determination",
             [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
         ),
+        // Notices of the campground: read like its account; notice ids exist nowhere.
+        (
+            "list_payor_notices",
+            [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "get_payor_notice",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "get_payor_notice_document",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        // Delinquencies, the roll, letters and the daily posting: the clerk-treasurer
+        // and staff (related roles 403, Hayward 404). The campground's 2025 returns are
+        // unpaid in the demo, so a letter is issued (201); the daily posting posts
+        // nothing there (no previous year's tax).
+        (
+            "list_delinquencies",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "list_special_assessments",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "issue_delinquency_letter",
+            [401, 201, 201, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "run_daily_posting",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
     ])
 }
 

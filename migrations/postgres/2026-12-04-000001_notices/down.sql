@@ -1,1 +1,2 @@
+DROP TABLE notice_documents;
 DROP TABLE notices;

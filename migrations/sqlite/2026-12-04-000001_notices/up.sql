@@ -37,3 +37,25 @@ CREATE TRIGGER notices_no_delete BEFORE DELETE ON notices
 BEGIN
     SELECT RAISE(ABORT, 'notices is append-only (issue a new notice instead)');
 END;
+
+-- The document as sent: the PDF rendered when the notice was issued
+-- (render::pdf), stored so that what the payor received can be shown again
+-- byte for byte whatever later changes the renderer; `sha256` is its hex
+-- digest. One per notice, append-only like the notice.
+CREATE TABLE notice_documents (
+    municipality_id BIGINT NOT NULL REFERENCES municipalities (id),
+    notice_id TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    bytes BLOB NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (municipality_id, notice_id),
+    FOREIGN KEY (municipality_id, notice_id) REFERENCES notices (municipality_id, id)
+);
+CREATE TRIGGER notice_documents_no_update BEFORE UPDATE ON notice_documents
+BEGIN
+    SELECT RAISE(ABORT, 'notice_documents is append-only (issue a new notice instead)');
+END;
+CREATE TRIGGER notice_documents_no_delete BEFORE DELETE ON notice_documents
+BEGIN
+    SELECT RAISE(ABORT, 'notice_documents is append-only (issue a new notice instead)');
+END;

@@ -44,7 +44,8 @@ pub use book::{ComponentBook, PayorBook, PostedLine};
 pub use credit::{CreditPosting, credit_journal};
 pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
 pub use payments::{
-    Applied, PaymentIn, PaymentPosting, PeriodTerms, Posted, payment_journal, reversal_journal,
+    Applied, PaymentIn, PaymentPosting, PeriodTerms, Posted, payment_journal,
+    payment_journal_after, reversal_journal,
 };
 pub use refunds::{RefundIn, RefundPosting, RefundTerms, refund_journal};
 pub use returns::{PostedVersion, VersionSource, return_version_journal};

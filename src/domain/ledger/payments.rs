@@ -22,7 +22,11 @@
 //!   period more than the policy's days after its filing due date (extended
 //!   when an extension was granted) and no forfeiture is charged on the
 //!   period yet, the engine's [`late_payment_forfeiture`] is posted here too
-//!   (Hayward: the engine says there is none);
+//!   (Hayward: the engine says there is none). "Charged yet" is what is
+//!   posted, whenever: the book as of `received_on` and, through
+//!   [`payment_journal_after`], the periods whose forfeiture the clerk's
+//!   daily posting (or an earlier payment) charged on a later date than a
+//!   payment recorded late, so it is never charged twice;
 //! - what is left after every open charge is credited to the payor's credit
 //!   account (an overpayment held as credit);
 //! - the journal: cash debited with the payment, each charge posted, each
@@ -33,7 +37,7 @@
 //!   interest and forfeiture it posted are withdrawn (computed again, posted
 //!   when a payment settles them).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::NaiveDate;
 
@@ -134,6 +138,18 @@ pub fn payment_journal(
     book: &PayorBook,
     terms: &BTreeMap<Period, PeriodTerms>,
 ) -> Result<PaymentPosting, DomainError> {
+    payment_journal_after(payment, book, terms, &BTreeSet::new())
+}
+
+/// [`payment_journal`], where the periods in `forfeiture_posted` already
+/// have their late-payment forfeiture charged (posted after `received_on`,
+/// so not in `book`): the payment charges none on them.
+pub fn payment_journal_after(
+    payment: &PaymentIn<'_>,
+    book: &PayorBook,
+    terms: &BTreeMap<Period, PeriodTerms>,
+    forfeiture_posted: &BTreeSet<Period>,
+) -> Result<PaymentPosting, DomainError> {
     if payment.amount.is_negative() || payment.amount.is_zero() {
         return Err(DomainError::invalid(
             "amount",
@@ -202,7 +218,7 @@ pub fn payment_journal(
             let i = interest(&t.policy, tax_paid, t.due_date, Some(paid))?;
             post(Component::Interest, i, &mut open);
             let forfeiture = book.component(period, Component::LatePaymentForfeiture);
-            if forfeiture.charged.is_zero() {
+            if forfeiture.charged.is_zero() && !forfeiture_posted.contains(period) {
                 let tax = book.component(period, Component::Tax).charged;
                 let f = late_payment_forfeiture(
                     &t.policy,

@@ -16,6 +16,8 @@
 pub mod check;
 pub mod determinations;
 pub mod credit;
+pub mod daily;
+pub mod delinquency;
 pub mod payments;
 pub mod refunds;
 pub mod statement;

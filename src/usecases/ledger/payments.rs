@@ -22,7 +22,7 @@
 //! - both are written to the access log as writes (`payment`, `create` /
 //!   `reverse`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDate, Utc};
 
@@ -31,8 +31,8 @@ use crate::{
     domain::{
         DomainError, Money, Period,
         ledger::{
-            Account, JournalKind, JournalLine, PaymentIn, PaymentPosting, PayorBook, PeriodTerms,
-            PostedLine, payment_journal, reversal_journal,
+            Account, Component, JournalKind, JournalLine, PaymentIn, PaymentPosting, PayorBook,
+            PeriodTerms, PostedLine, payment_journal_after, reversal_journal,
         },
         registry::Invalid,
     },
@@ -265,8 +265,19 @@ pub fn record(
     }
     let book = book_as_of(conn, municipality_id, payor_id, body.received_on)?;
     let period_terms = terms_of(conn, &terms, &book)?;
+    // A forfeiture posted after `received_on` (the daily posting ran before
+    // this payment was recorded) is charged already: never twice.
+    let forfeiture_posted: BTreeSet<Period> = book_as_of(conn, municipality_id, payor_id, today)?
+        .periods
+        .iter()
+        .filter(|(_, c)| {
+            c.get(&Component::LatePaymentForfeiture)
+                .is_some_and(|b| !b.charged.is_zero())
+        })
+        .map(|(p, _)| *p)
+        .collect();
     let id = db::identity::new_id();
-    let posting = payment_journal(
+    let posting = payment_journal_after(
         &PaymentIn {
             payor_id,
             payment_id: &id,
@@ -275,6 +286,7 @@ pub fn record(
         },
         &book,
         &period_terms,
+        &forfeiture_posted,
     )
     .map_err(domain)?;
     let row = PaymentRow {

@@ -15,7 +15,7 @@
 //!   stored), the balance including it; totals over the periods; the credit
 //!   held is subtracted from the total balance;
 //! - per period, the determinations made by `as_of` (audits, estimates,
-//!   fraud findings) whose charges the components include.
+//!   fraud findings) whose charges the components include;
 //! - refunds of credit paid out by then, with their interest (`refunds`).
 
 use chrono::NaiveDate;
@@ -41,6 +41,9 @@ pub struct StatementPeriod {
     pub period: Period,
     /// Its return's due date (interest runs from it), when a return is on file.
     pub due_date: Option<NaiveDate>,
+    /// Its return's filing due date (extended when an extension was
+    /// granted): the tax is delinquent after it.
+    pub filing_due_date: Option<NaiveDate>,
     /// Per component with postings: charged and paid.
     pub components: Vec<(Component, ComponentBook)>,
     /// Interest accrued to the statement's date on the unpaid tax, explained.
@@ -128,7 +131,27 @@ pub fn statement(
             format!("a statement is as of today ({today}) or an earlier date"),
         )]));
     }
-    let municipality_id = ctx.municipality_id;
+    let statement = compute(conn, ctx.municipality_id, payor_id, as_of)?;
+    let actor = Actor::of(ctx)?;
+    db::access_log::record(
+        conn,
+        ctx.municipality_id,
+        &actor.reader(&basis),
+        "payor_account",
+        payor_id,
+    )?;
+    Ok(statement)
+}
+
+/// The payor's statement as of `as_of`, computed: no authorisation and no
+/// access-log entry (the caller does both: [`statement`], the delinquency
+/// list, a delinquency letter).
+pub(crate) fn compute(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    as_of: NaiveDate,
+) -> Result<Statement, ApiError> {
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     let book = book_as_of(conn, municipality_id, payor_id, as_of)?;
     let period_terms = terms_of(conn, &terms, &book)?;
@@ -148,6 +171,7 @@ pub fn statement(
         periods.push(StatementPeriod {
             period: *period,
             due_date: t.map(|t| t.due_date),
+            filing_due_date: t.map(|t| t.filing_due_date),
             components: components.iter().map(|(c, b)| (*c, *b)).collect(),
             interest_accrued,
             determinations: determined
@@ -172,14 +196,6 @@ pub fn statement(
         .into_iter()
         .filter(|r| r.refunded_on <= as_of)
         .collect();
-    let actor = Actor::of(ctx)?;
-    db::access_log::record(
-        conn,
-        municipality_id,
-        &actor.reader(&basis),
-        "payor_account",
-        payor_id,
-    )?;
     Ok(Statement {
         payor_id: payor_id.to_owned(),
         as_of,

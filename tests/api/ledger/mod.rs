@@ -7,6 +7,9 @@
 
 mod check;
 mod determinations;
+mod daily;
+mod delinquencies;
+mod notices;
 mod payments;
 mod posting;
 mod races;

@@ -250,3 +250,41 @@ fn refused_amounts_and_periods_without_terms() {
     assert_eq!(none.credit, m("10.00"));
     assert!(none.allocations.is_empty());
 }
+
+/// The daily posting charged 2026-Q1's forfeiture (90.00) on 2026-06-05; a
+/// payment received 2026-06-01 and recorded after it sees a book as of
+/// 2026-06-01 without the forfeiture. Told that it is posted, it charges
+/// only interest: 2025-Q4 5 months 360.00 × 5 % = 18.00; 2026-Q1 2 months
+/// 427.50 × 2 % = 8.55; applied 360.00 + 18.00 + 427.50 + 8.55 + 25.00 =
+/// 839.05 of 1,000.00, 160.95 credit. Not told, it would charge 90.00 again.
+#[test]
+fn a_forfeiture_posted_after_the_receipt_is_not_charged_again() {
+    let lines = vec![
+        charge("2025-Q4", Component::Tax, 36000),
+        charge("2026-Q1", Component::Tax, 42750),
+        charge("2026-Q1", Component::LateFilingFee, 2500),
+    ];
+    let book = PayorBook::from_lines(&lines);
+    let payment = PaymentIn {
+        payor_id: P,
+        payment_id: "pay-late",
+        received_on: d("2026-06-01"),
+        amount: m("1000.00"),
+    };
+    let posted = std::collections::BTreeSet::from([q("2026-Q1")]);
+    let told = payment_journal_after(&payment, &book, &terms(), &posted).unwrap();
+    assert_eq!(
+        charged(&told),
+        vec![
+            row("2025-Q4", "interest", "18.00"),
+            row("2026-Q1", "interest", "8.55")
+        ]
+    );
+    assert_eq!(told.credit, m("160.95"));
+    let untold = payment_journal(&payment, &book, &terms()).unwrap();
+    assert!(
+        charged(&untold).contains(&row("2026-Q1", "late_payment_forfeiture", "90.00")),
+        "{:?}",
+        charged(&untold)
+    );
+}
