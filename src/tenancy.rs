@@ -226,6 +226,9 @@ pub enum Action {
     DecideExtensions,
     /// Record payments received and reverse bounced ones.
     RecordPayments,
+    /// Require, receive, apply and return security deposits; issue clearance
+    /// certificates; show a transfer's successor liability.
+    EnforceCollection,
 }
 
 impl Action {
@@ -243,6 +246,9 @@ impl Action {
             Action::ReviewReturns => "review the municipality's returns",
             Action::DecideExtensions => "grant or refuse extensions",
             Action::RecordPayments => "record or reverse payments",
+            Action::EnforceCollection => {
+                "hold security deposits, issue clearance certificates or review transfers"
+            }
         }
     }
 
@@ -257,6 +263,7 @@ impl Action {
             | Action::AnswerZoneInvitations
             | Action::DecideExtensions
             | Action::RecordPayments => true,
+            Action::EnforceCollection => true,
             Action::WritePayors
             | Action::ManagePolicies
             | Action::ReadAccessLog
@@ -443,6 +450,9 @@ impl MunicipalityContext {
             // Staff act as the clerk-treasurer does, minus policy and user
             // administration (DESIGN §1); API clients get no access to returns.
             Action::ReviewReturns | Action::DecideExtensions | Action::RecordPayments => self
+                .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
+                .is_some(),
+            Action::EnforceCollection => self
                 .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
                 .is_some(),
         };

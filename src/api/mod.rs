@@ -10,6 +10,7 @@ pub mod admin;
 pub mod auth;
 pub mod calendar;
 pub mod caller;
+pub mod clearance;
 pub mod disclosures;
 pub mod extract;
 pub mod framework_answers;
@@ -26,6 +27,7 @@ pub mod policies;
 pub mod problems;
 pub mod quotes;
 pub mod returns;
+pub mod security;
 pub mod zones;
 
 use actix_web::App;
@@ -50,6 +52,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "payors", description = "The payor registry: payors and their establishments (confidential; every read is written to the access log)"),
         (name = "returns", description = "Room-tax returns: filing, amendments, annual reconciliation, obligations and the clerk's view of who filed (confidential; every read is written to the access log)"),
         (name = "payments", description = "Payments received, their reversal, and a payor's statement of account (confidential; every read is written to the access log)"),
+        (name = "security", description = "Security deposits, clearance certificates on the sale of a business and successor liability (confidential, except the public verification of a certificate's code)"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
@@ -59,6 +62,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         crate::error::FieldError,
         crate::domain::policy::MonthDay,
         crate::domain::policy::DistributionBase,
+        crate::domain::policy::SaleProvision,
         payors::Payor
     )),
     modifiers(&BearerScheme)
@@ -139,6 +143,16 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(payments::record)
         .service(payments::reverse)
         .service(payments::account)
+        .service(security::require)
+        .service(security::list)
+        .service(security::show)
+        .service(security::receive)
+        .service(security::notify)
+        .service(security::apply)
+        .service(security::give_back)
+        .service(clearance::issue)
+        .service(clearance::verify)
+        .service(clearance::successor_liability)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

@@ -13,6 +13,7 @@
 
 pub mod access_log;
 pub mod api_clients;
+pub mod clearance;
 pub mod disclosures;
 pub mod grants;
 pub mod idempotency;
@@ -29,6 +30,7 @@ pub mod policies;
 pub mod returns;
 pub mod rls;
 pub mod schema;
+pub mod security;
 pub mod tenants;
 pub mod zones;
 

@@ -23,13 +23,16 @@
 //!   charged, paid and owed per period and component, and the credit held);
 //! - [`payments`]: the journal a payment posts ([`payment_journal`]: the
 //!   policy's payment order, interest on the tax it settles, Montello's
-//!   forfeiture when late, an overpayment to credit) and its reversal.
+//!   forfeiture when late, an overpayment to credit) and its reversal;
+//! - [`security`]: a security deposit's state and the journals it posts
+//!   (received, applied to unpaid tax after notice, returned).
 
 pub mod account;
 pub mod book;
 pub mod journal;
 pub mod payments;
 pub mod returns;
+pub mod security;
 
 pub use account::{Account, Component};
 pub use book::{ComponentBook, PayorBook, PostedLine};

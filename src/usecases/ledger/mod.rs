@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod payments;
+pub mod security;
 pub mod statement;
 
 use std::collections::BTreeMap;

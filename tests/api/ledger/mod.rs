@@ -6,8 +6,11 @@
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
 mod check;
+mod clearance;
 mod payments;
 mod posting;
+mod security;
+mod successor;
 
 use std::process::{Command, Output};
 
