@@ -149,3 +149,76 @@ async fn hayward_has_no_clearance_certificate() {
             .contains("four preceding calendar quarters")
     );
 }
+
+/// Row-level security alone: the runtime role with no tenant set sees no
+/// certificate, a wrong digest none, the code's digest exactly its one row.
+#[actix_web::test]
+async fn the_public_lookup_sees_only_the_certificate_whose_digest_it_sets() {
+    use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl, sql_types::BigInt};
+    #[derive(QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    if crate::helpers::skip_unless_postgres(
+        &app.db,
+        "ledger::clearance::the_public_lookup_sees_only",
+    ) {
+        return;
+    }
+    let clerk = app.token(CLERK).await;
+    let mut codes = Vec::new();
+    for name in ["Alder Court LLC", "Basswood Inn LLC"] {
+        let payor = new_payor(&app, &clerk, "montello", name).await;
+        let res = post(&app, &clerk, &certificates("montello", &payor), json!({})).await;
+        assert_eq!(res.status(), 201);
+        let c: Value = res.json().await.unwrap();
+        codes.push(c["verification_code"].as_str().unwrap().to_owned());
+    }
+    let mut conn = PgConnection::establish(app.db.url()).unwrap();
+    conn.transaction::<_, diesel::result::Error, _>(|conn| {
+        let count = |conn: &mut PgConnection| {
+            diesel::sql_query("SELECT count(*) AS n FROM clearance_certificates")
+                .get_result::<Count>(conn)
+                .unwrap()
+                .n
+        };
+        let set = |conn: &mut PgConnection, v: &str| {
+            diesel::sql_query(format!(
+                "SELECT set_config('app.clearance_code_hash', '{v}', true)"
+            ))
+            .execute(conn)
+            .unwrap();
+        };
+        assert_eq!(count(conn), 0);
+        set(conn, &"0".repeat(64));
+        assert_eq!(count(conn), 0);
+        set(conn, &roomtax::auth::opaque::digest(&codes[0]));
+        assert_eq!(count(conn), 1);
+        Ok(())
+    })
+    .unwrap();
+}
+
+/// A certificate is never changed nor deleted, even by the owner (triggers on
+/// both backends).
+#[actix_web::test]
+async fn a_certificate_is_never_changed() {
+    use diesel::RunQueryDsl;
+    let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = new_payor(&app, &clerk, "montello", "Cedar Row LLC").await;
+    let res = post(&app, &clerk, &certificates("montello", &payor), json!({})).await;
+    assert_eq!(res.status(), 201);
+    let mut owner = app.owner_conn();
+    for sql in [
+        "UPDATE clearance_certificates SET public_name = 'x'",
+        "DELETE FROM clearance_certificates",
+    ] {
+        assert!(
+            diesel::sql_query(sql).execute(&mut owner).is_err(),
+            "{sql} was allowed"
+        );
+    }
+}

@@ -312,3 +312,40 @@ async fn hayward_has_no_security_deposit() {
             .contains("Hayward")
     );
 }
+
+#[actix_web::test]
+async fn an_operator_reads_its_own_deposit_and_may_not_touch_it() {
+    let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let motel = crate::returns::MOTEL; // the demo operator's own payor
+    let res = post(
+        &app,
+        &clerk,
+        &deposits(motel),
+        json!({"amount": "250.00", "reason": "new owner"}),
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    let id = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let operator = app.token(OPERATOR).await;
+    let res = app.get_as(&operator, &deposits(motel)).await;
+    assert_eq!(res.status(), 200);
+    let list: Value = res.json().await.unwrap();
+    assert_eq!(list["items"][0]["required"], "250.00");
+    let one = format!("{}/{id}", deposits(motel));
+    assert_eq!(app.get_as(&operator, &one).await.status(), 200);
+    let res = post(
+        &app,
+        &operator,
+        &format!("{one}/receipts"),
+        json!({"received_on": "2026-05-01", "amount": "250.00", "method": "cash", "reference": "r"}),
+    )
+    .await;
+    assert_eq!(res.status(), 403);
+    // Another municipality's clerk learns nothing.
+    let hayward = app.token(HAYWARD_CLERK).await;
+    assert_eq!(app.get_as(&hayward, &one).await.status(), 404);
+}
