@@ -300,7 +300,7 @@ pub async fn notify(
             headers(("Location" = String, description = "Path of the deposit"))),
         (status = 400, description = "Malformed JSON or an unknown field; or a malformed `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Nothing held, no unpaid tax, or the deposit returned; or a request with this `Idempotency-Key` is still being processed", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`applied_on` in the future, before notice was given or before notice + 10 days", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "`applied_on` in the future, before notice was given, before notice + 10 days, or before the payor's latest payment", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/security-deposits/{deposit}/applications")]

@@ -21,6 +21,8 @@
 //!   has closed (its registry closing date has come, or every establishment
 //!   it runs is closed) and owes nothing as of today, interest accrued
 //!   included (409 `payor_not_closed` / `amount_owed`, naming what is owed);
+//! - an application is not dated before the payor's latest payment
+//!   (`before_latest_payment`), as payments are recorded in order;
 //! - the payor's row is locked first (as payments do), every event is a new
 //!   row (nothing is updated), every write is in the access log
 //!   (`security_deposit`).
@@ -552,6 +554,23 @@ pub fn apply(
     db::payments::lock_payor(conn, ctx.municipality_id, payor_id)?;
     let deposit = load(conn, ctx, payor_id, deposit_id)?;
     may_apply_on(&policy, deposit.state.notice_on, on).map_err(domain)?;
+    // Like a payment, an application is not backdated before the payor's
+    // latest payment: the ledger read as of any date then agrees with the
+    // order in which money was applied.
+    if let Some(latest) = db::payments::of_payor(conn, ctx.municipality_id, payor_id)?
+        .iter()
+        .map(|p| p.received_on)
+        .max()
+        && on < latest
+    {
+        return Err(ApiError::Validation(vec![fault(
+            "applied_on",
+            "before_latest_payment",
+            format!(
+                "a payment of this payor received {latest} is already recorded: apply the deposit on or after it"
+            ),
+        )]));
+    }
     if deposit.state.closed {
         return Err(ApiError::RuleConflict(fault(
             "deposit",
