@@ -213,6 +213,8 @@ pub struct InheritedQuarterBody {
     /// The calendar quarter.
     #[schema(value_type = String)]
     pub period: Period,
+    /// Whether the payor owed a return for it (the quarter shares a day with its registration).
+    pub return_required: bool,
     /// Whether a return is on file for it.
     pub return_filed: bool,
     /// Whether the successor is liable for it (no return filed, or tax not paid).
@@ -253,6 +255,7 @@ impl From<SuccessorLiability> for SuccessorLiabilityBody {
                 });
                 InheritedQuarterBody {
                     period: q.period,
+                    return_required: q.return_required,
                     return_filed: q.return_filed,
                     successor_liable: liable,
                     posted_balance: posted,

@@ -22,7 +22,9 @@
 //!   404;
 //! - [`successor_liability`] (clerk or staff): the policy's preceding
 //!   calendar quarters before the transfer date (Hayward: four), each with
-//!   whether its return is on file and what is owed on it as of the transfer
+//!   whether the payor owed a return for it (the quarter shares a day with
+//!   its registration, as the obligations count it), whether its return is
+//!   on file and what is owed on it as of the transfer
 //!   date (interest accrued included); the quarters for which a return was
 //!   not filed or the tax not paid are the successor's liability. Nothing is
 //!   posted: the liability is the predecessor's debt, which the successor
@@ -289,6 +291,10 @@ pub struct InheritedQuarter {
     pub period: Period,
     /// Whether a return is on file for it.
     pub return_filed: bool,
+    /// Whether the payor owed a return for it (the quarter shares a day with its
+    /// registration: its first establishment's opening, else the day it was entered,
+    /// to its closing date).
+    pub return_required: bool,
     /// What is owed on it as of the transfer date (zero when nothing is).
     pub owed: Option<Owed>,
 }
@@ -296,7 +302,7 @@ pub struct InheritedQuarter {
 impl InheritedQuarter {
     /// Whether the successor is liable for it: not filed, or not paid.
     pub fn liable(&self) -> bool {
-        !self.return_filed || self.owed.is_some()
+        (self.return_required && !self.return_filed) || self.owed.is_some()
     }
 }
 
@@ -381,11 +387,20 @@ pub fn successor_liability(
         .map(|r| r.period)
         .collect();
     let owed = owed_as_of(conn, &terms, transfer_on)?;
+    // Registered as the obligations count it (`usecases::returns::reading`).
+    let opened_on = db::payors::establishments_of(conn, ctx.municipality_id, payor_id)?
+        .iter()
+        .filter_map(|e| e.opened_on)
+        .min()
+        .unwrap_or(terms.payor.created_at.date());
+    let closed_on = terms.payor.closed_on;
     let quarters = periods
         .into_iter()
         .map(|period| InheritedQuarter {
             period,
             return_filed: on_file.contains(&period.to_string()),
+            return_required: period.last_day() >= opened_on
+                && closed_on.is_none_or(|c| period.first_day() <= c),
             owed: owed.iter().find(|o| o.period == period).cloned(),
         })
         .collect();

@@ -13,7 +13,9 @@
 //!   × 7 % = 28.00; owed 428.00: liable.
 //! - 2026-Q2: no return: liable (tax not known, 0.00 shown).
 //! - 2026-Q3: a zero return filed 2026-10-30: not liable.
-//! - 2025-Q3 (no return) is not one of the four.
+//! - 2025-Q3 (no return) is not one of the four. The cabins opened
+//!   2025-10-01, so every one of the four owed a return; for a transfer on
+//!   2026-01-15 (quarters 2025-Q1..Q4) only 2025-Q4 did.
 //!   Total owed by the successor: 428.00. Nothing is posted.
 
 use serde_json::{Value, json};
@@ -27,6 +29,15 @@ async fn a_hayward_successor_is_shown_the_four_preceding_quarters_not_filed_or_n
     let app = spawn_demo_app_at("2026-11-15T15:00:00Z").await;
     let clerk = app.token(HAYWARD_CLERK).await;
     let payor = new_payor(&app, &clerk, "hayward", "Big Fish Cabins LLC").await;
+    // Registered from its cabins' opening, 2025-10-01: 2025-Q4 on owes returns.
+    let res = post(
+        &app,
+        &clerk,
+        &format!("/v1/municipalities/hayward/payors/{payor}/establishments"),
+        json!({"name": "Big Fish Cabins", "address": "9 Lake Road", "kind": "cabin", "units": 6, "opened_on": "2025-10-01"}),
+    )
+    .await;
+    assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
     paper_return(
         &app,
         &clerk,
@@ -100,6 +111,13 @@ async fn a_hayward_successor_is_shown_the_four_preceding_quarters_not_filed_or_n
         ]
     );
     assert_eq!(s["quarters"][1]["interest_accrued"], "28.00");
+    assert!(
+        s["quarters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|q| q["return_required"] == true)
+    );
     assert_eq!(s["total_owed"], "428.00");
     assert_eq!(s["posted_to_successor"], false);
     assert!(
@@ -131,6 +149,21 @@ async fn a_hayward_successor_is_shown_the_four_preceding_quarters_not_filed_or_n
         body["errors"][0]["rule"],
         "successor_liability_not_provided"
     );
+    // A transfer on 2026-01-15: the quarters 2025-Q1..Q4; only 2025-Q4 shares a day
+    // with the registration (from 2025-10-01): 2025-Q1..Q3 owed no return, so their
+    // missing returns are not the successor's.
+    let res = app
+        .get_as(&clerk, &format!("/v1/municipalities/hayward/payors/{payor}/successor-liability?transfer_on=2026-01-15"))
+        .await;
+    let early: Value = res.json().await.unwrap();
+    let required: Vec<bool> = early["quarters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["return_required"].as_bool().unwrap())
+        .collect();
+    assert_eq!(required, [false, false, false, true]);
+    assert!(early["quarters"][0]["successor_liable"] == false);
     // The Hayward clerk cannot see a Montello payor: 404.
     let res = app
         .get_as(
