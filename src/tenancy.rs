@@ -228,6 +228,9 @@ pub enum Action {
     RecordPayments,
     /// Make determinations (audits, non-filer estimates, fraud findings).
     MakeDeterminations,
+    /// Require, receive, apply and return security deposits; issue clearance
+    /// certificates; show a transfer's successor liability.
+    EnforceCollection,
 }
 
 impl Action {
@@ -246,6 +249,9 @@ impl Action {
             Action::DecideExtensions => "grant or refuse extensions",
             Action::RecordPayments => "record or reverse payments",
             Action::MakeDeterminations => "make determinations",
+            Action::EnforceCollection => {
+                "hold security deposits, issue clearance certificates or review transfers"
+            }
         }
     }
 
@@ -261,6 +267,7 @@ impl Action {
             | Action::DecideExtensions
             | Action::RecordPayments => true,
             Action::MakeDeterminations => true,
+            Action::EnforceCollection => true,
             Action::WritePayors
             | Action::ManagePolicies
             | Action::ReadAccessLog
@@ -461,6 +468,9 @@ impl MunicipalityContext {
             // (Montello audit ¶A/¶B, non-filer estimate ¶; Hayward estimate):
             // staff read determinations but do not make them.
             Action::MakeDeterminations => self.has_role(&[Role::ClerkTreasurer]).is_some(),
+            Action::EnforceCollection => self
+                .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
+                .is_some(),
         };
         if !allowed {
             return Err(refuse(

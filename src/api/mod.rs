@@ -10,8 +10,9 @@ pub mod admin;
 pub mod auth;
 pub mod calendar;
 pub mod caller;
-pub mod determinations;
+pub mod clearance;
 pub mod delinquencies;
+pub mod determinations;
 pub mod disclosures;
 pub mod extract;
 pub mod framework_answers;
@@ -29,6 +30,7 @@ pub mod policies;
 pub mod problems;
 pub mod quotes;
 pub mod returns;
+pub mod security;
 pub mod zones;
 
 use actix_web::App;
@@ -55,6 +57,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "payments", description = "Payments received, their reversal, and a payor's statement of account (confidential; every read is written to the access log)"),
         (name = "notices", description = "Written notices (determinations, estimates, security, delinquency letters) as issued, with their PDF documents (confidential; every read is written to the access log)"),
         (name = "delinquencies", description = "Unpaid amounts past due by age, the special-assessment roll, delinquency letters and the clerk's daily posting of late-payment forfeitures"),
+        (name = "security", description = "Security deposits, clearance certificates on the sale of a business and successor liability (confidential, except the public verification of a certificate's code)"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
@@ -64,6 +67,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         crate::error::FieldError,
         crate::domain::policy::MonthDay,
         crate::domain::policy::DistributionBase,
+        crate::domain::policy::SaleProvision,
         payors::Payor
     )),
     modifiers(&BearerScheme)
@@ -155,6 +159,16 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(delinquencies::special_assessments)
         .service(delinquencies::letter)
         .service(delinquencies::daily_posting)
+        .service(security::require)
+        .service(security::list)
+        .service(security::show)
+        .service(security::receive)
+        .service(security::notify)
+        .service(security::apply)
+        .service(security::give_back)
+        .service(clearance::issue)
+        .service(clearance::verify)
+        .service(clearance::successor_liability)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

@@ -13,8 +13,9 @@
 
 pub mod access_log;
 pub mod api_clients;
-pub mod determinations;
+pub mod clearance;
 pub mod delinquency;
+pub mod determinations;
 pub mod disclosures;
 pub mod grants;
 pub mod idempotency;
@@ -32,6 +33,7 @@ pub mod refunds;
 pub mod returns;
 pub mod rls;
 pub mod schema;
+pub mod security;
 pub mod tenants;
 pub mod zones;
 

@@ -447,3 +447,51 @@ diesel::table! {
         sha256 -> Text,
     }
 }
+
+diesel::table! {
+    /// Security deposits required of payors (append-only; Montello).
+    security_deposits (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        amount_cents -> BigInt,
+        reason -> Text,
+        required_on -> Date,
+        notice_id -> Text,
+        required_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// What happened to a security deposit (append-only events).
+    security_events (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        deposit_id -> Text,
+        kind -> Text,
+        occurred_on -> Date,
+        amount_cents -> BigInt,
+        reference -> Text,
+        journal_id -> Nullable<Text>,
+        notice_id -> Nullable<Text>,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Clearance certificates on the sale of a business (append-only; Montello).
+    clearance_certificates (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        payor_id -> Text,
+        kind -> Text,
+        code_hash -> Text,
+        public_name -> Text,
+        issued_on -> Date,
+        notice_id -> Text,
+        issued_by -> Text,
+        created_at -> Timestamp,
+    }
+}

@@ -171,6 +171,31 @@ pub struct SecurityRule {
     pub notice_days: u32,
 }
 
+/// What the ordinance provides when a business is sold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SaleProvision {
+    /// The buyer withholds enough of the price until the seller produces the
+    /// clerk-treasurer's receipt that the tax is paid or a certificate that none is due
+    /// (Montello).
+    ClearanceCertificate,
+    /// The successor is liable for the tax of the preceding calendar quarters for which a
+    /// return was not filed or the tax not paid (Hayward).
+    SuccessorLiable,
+}
+
+/// What the ordinance says of the tax when a business is sold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaleOfBusinessRule {
+    /// Which provision the ordinance has.
+    pub provision: SaleProvision,
+    /// How many calendar quarters before the transfer a successor is liable for
+    /// (`successor_liable` only; Hayward: 4).
+    #[serde(default)]
+    pub quarters: Option<u32>,
+}
+
 /// Which receipts the distribution split applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -330,6 +355,11 @@ pub struct Policy {
     pub legal_holidays: Cited<LegalHolidays>,
     /// Municipal vehicle registration fee (none in Hayward).
     pub vehicle_registration_fee: Option<VehicleFeeRule>,
+    /// What the sale of a business means for the tax owed (Montello: the buyer withholds
+    /// until a clearance certificate; Hayward: the successor is liable for four quarters);
+    /// absent from versions stored before the field existed (no provision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sale_of_business: Option<Cited<SaleOfBusinessRule>>,
 }
 
 /// Why a policy, or a new version in a history, is refused.

@@ -254,6 +254,39 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "run_daily_posting",
             [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
         ),
+        // Security deposits, clearance and successor liability: the clerk-treasurer
+        // and staff act (`{}` stops at validation, or the deposit id exists nowhere:
+        // 404); related roles 403, Hayward 404. Reading the campground's deposits: the
+        // clerk and staff (the Montello operator's own payor is the motel: 404).
+        ("require_security_deposit", WRITERS_422),
+        ("receive_security_deposit", WRITERS_422),
+        (
+            "notify_security_application",
+            [401, 404, 404, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "apply_security_deposit",
+            [401, 404, 404, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "return_security_deposit",
+            [401, 404, 404, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "list_security_deposits",
+            [401, 200, 200, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        (
+            "get_security_deposit",
+            [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+        ),
+        ("get_successor_liability", WRITERS_422),
+        // The public verification: the code `not-found` is no certificate's, for anyone.
+        ("verify_clearance_certificate", [404; 10]),
+        (
+            "issue_clearance_certificate",
+            [401, 409, 409, 403, 403, 403, 403, 403, 404, 404],
+        ),
     ])
 }
 

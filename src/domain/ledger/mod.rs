@@ -30,6 +30,8 @@
 //! - [`refunds`]: the journal a refund of credit posts ([`refund_journal`]:
 //!   Montello's refund interest and its exclusions, an expense of the
 //!   municipality).
+//! - [`security`]: a security deposit's state and the journals it posts
+//!   (received, applied to unpaid tax after notice, returned).
 
 pub mod account;
 pub mod book;
@@ -38,6 +40,7 @@ pub mod journal;
 pub mod payments;
 pub mod refunds;
 pub mod returns;
+pub mod security;
 
 pub use account::{Account, Component};
 pub use book::{ComponentBook, PayorBook, PostedLine};

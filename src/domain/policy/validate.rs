@@ -235,6 +235,21 @@ impl Policy {
             cited("security", security)?;
             amount("security.max_deposit", security.value.max_deposit)?;
         }
+        if let Some(sale) = &self.sale_of_business {
+            cited("sale_of_business", sale)?;
+            let quarters_ok = match sale.value.provision {
+                super::SaleProvision::SuccessorLiable => {
+                    matches!(sale.value.quarters, Some(1..=40))
+                }
+                super::SaleProvision::ClearanceCertificate => sale.value.quarters.is_none(),
+            };
+            if !quarters_ok {
+                return Err(PolicyError::invalid(
+                    "sale_of_business.quarters",
+                    "1 to 40 quarters for successor_liable, none for clearance_certificate",
+                ));
+            }
+        }
 
         cited("distribution", &self.distribution)?;
         share(

@@ -14,12 +14,13 @@
 //! not a balance (it is computed as of a date and posted when settled).
 
 pub mod check;
-pub mod determinations;
 pub mod credit;
 pub mod daily;
 pub mod delinquency;
+pub mod determinations;
 pub mod payments;
 pub mod refunds;
+pub mod security;
 pub mod statement;
 
 use std::collections::BTreeMap;

@@ -6,14 +6,17 @@
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
 mod check;
-mod determinations;
+mod clearance;
 mod daily;
 mod delinquencies;
+mod determinations;
 mod notices;
 mod payments;
 mod posting;
 mod races;
 mod refunds;
+mod security;
+mod successor;
 
 use std::process::{Command, Output};
 

@@ -1,0 +1,3 @@
+DROP TABLE clearance_certificates;
+DROP TABLE security_events;
+DROP TABLE security_deposits;

@@ -1,0 +1,109 @@
+//! Queries over security deposits and their events (confidential,
+//! append-only).
+//!
+//! Contract: every function takes the municipality id (the tenant) and runs
+//! inside the caller's unit of work (row-level security on PostgreSQL hides
+//! other tenants' rows). Rows are only inserted: the database refuses UPDATE
+//! and DELETE; a deposit's state is read from its events.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+
+use super::{
+    DbConn, insert_row,
+    schema::{security_deposits, security_events},
+};
+
+/// A security deposit as required.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
+#[diesel(table_name = security_deposits)]
+pub struct DepositRow {
+    pub municipality_id: i64,
+    pub id: String,
+    pub payor_id: String,
+    /// The amount required (at most the policy's maximum).
+    pub amount_cents: i64,
+    pub reason: String,
+    pub required_on: NaiveDate,
+    /// The `security_required` notice.
+    pub notice_id: String,
+    /// The actor who required it (`user:ID`).
+    pub required_by: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// One event of a deposit.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
+#[diesel(table_name = security_events)]
+pub struct EventRow {
+    pub municipality_id: i64,
+    pub id: String,
+    pub deposit_id: String,
+    /// `received`, `application_notice`, `applied` or `returned`.
+    pub kind: String,
+    pub occurred_on: NaiveDate,
+    pub amount_cents: i64,
+    /// Check number, receipt, or a note.
+    pub reference: String,
+    pub journal_id: Option<String>,
+    pub notice_id: Option<String>,
+    pub recorded_by: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// Insert a deposit.
+pub fn insert_deposit(conn: &mut DbConn, row: &DepositRow) -> QueryResult<()> {
+    insert_row(conn, security_deposits::table, row)
+}
+
+/// Insert an event.
+pub fn insert_event(conn: &mut DbConn, row: &EventRow) -> QueryResult<()> {
+    insert_row(conn, security_events::table, row)
+}
+
+/// One deposit of a payor.
+pub fn get(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    id: &str,
+) -> QueryResult<Option<DepositRow>> {
+    security_deposits::table
+        .filter(security_deposits::municipality_id.eq(municipality_id))
+        .filter(security_deposits::payor_id.eq(payor_id))
+        .filter(security_deposits::id.eq(id))
+        .first(conn)
+        .optional()
+}
+
+/// Every deposit of a payor, oldest first.
+pub fn of_payor(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> QueryResult<Vec<DepositRow>> {
+    security_deposits::table
+        .filter(security_deposits::municipality_id.eq(municipality_id))
+        .filter(security_deposits::payor_id.eq(payor_id))
+        .order((
+            security_deposits::required_on.asc(),
+            security_deposits::created_at.asc(),
+        ))
+        .load(conn)
+}
+
+/// Every event of a deposit, oldest first.
+pub fn events_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    deposit_id: &str,
+) -> QueryResult<Vec<EventRow>> {
+    security_events::table
+        .filter(security_events::municipality_id.eq(municipality_id))
+        .filter(security_events::deposit_id.eq(deposit_id))
+        .order((
+            security_events::occurred_on.asc(),
+            security_events::created_at.asc(),
+        ))
+        .load(conn)
+}
