@@ -134,7 +134,7 @@ fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
         (status = 201, description = "Issued", body = ClearanceCertificate,
             headers(("Location" = String, description = "The public verification path"))),
         (status = 400, description = "Malformed JSON or an unknown field; or a malformed `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Something is owed (`amount_owed`); or a request with this `Idempotency-Key` is still being processed", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Something is owed (`amount_owed`), or a return past its filing due date is not on file (`returns_missing`); or a request with this `Idempotency-Key` is still being processed", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No clearance provision (`clearance_not_provided`), or no public name on record (`no_public_name`)", body = Problem, content_type = "application/problem+json")
     )
 )]

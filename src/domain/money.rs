@@ -37,8 +37,8 @@ pub enum MoneyParseError {
     /// More than two digits after the decimal point.
     #[error("an amount has at most two decimals (cents)")]
     TooManyDecimals,
-    /// Too large to be held as a count of cents in a signed 64-bit integer.
-    #[error("the amount is too large")]
+    /// More than [`Money::MAX_WHOLE_DIGITS`] digits before the decimal point.
+    #[error("an amount has at most 12 digits before the decimal point (at most 999999999999.99)")]
     TooLarge,
 }
 
@@ -55,6 +55,13 @@ impl MoneyParseError {
 }
 
 impl Money {
+    /// The most digits an amount given to the service has before its decimal
+    /// point: no room-tax figure reaches a trillion dollars, and so a sum of
+    /// millions of given amounts stays far inside the ledger's 64-bit cents
+    /// (a payment of 92 quadrillion dollars would otherwise be accepted and
+    /// overflow the first journal that adds two of them).
+    pub const MAX_WHOLE_DIGITS: usize = 12;
+
     /// Zero dollars.
     pub const ZERO: Money = Money(Decimal::from_parts(0, 0, 0, false, 2));
 
@@ -81,7 +88,8 @@ impl Money {
         Money::normalized(value.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero))
     }
 
-    /// Parses `"12"`, `"12.5"`, `"12.50"` or `"-3.10"`. Refuses more than two decimals,
+    /// Parses `"12"`, `"12.5"`, `"12.50"` or `"-3.10"`. Refuses more than 12 digits
+    /// before the point ([`Money::MAX_WHOLE_DIGITS`]), more than two decimals,
     /// exponents, signs other than a leading `-`, spaces and anything else. Negative
     /// amounts parse: callers that need a non-negative amount check the sign.
     pub fn parse(text: &str) -> Result<Money, MoneyParseError> {
@@ -103,6 +111,9 @@ impl Money {
         let fraction = fraction.unwrap_or("");
         if fraction.len() > 2 {
             return Err(MoneyParseError::TooManyDecimals);
+        }
+        if whole.len() > Money::MAX_WHOLE_DIGITS {
+            return Err(MoneyParseError::TooLarge);
         }
         let mut cents: i64 = 0;
         for digit in whole
@@ -252,10 +263,11 @@ impl utoipa::PartialSchema for Money {
             .schema_type(Type::String)
             .description(Some(
                 "An amount in US dollars as a decimal string. Responses always carry exactly \
-                 two decimals (\"1234.50\"); requests may give 0, 1 or 2 decimals. Never a \
-                 JSON number.",
+                 two decimals (\"1234.50\"); requests may give 0, 1 or 2 decimals and at \
+                 most 12 digits before the point (at most 999999999999.99). Never a JSON \
+                 number.",
             ))
-            .pattern(Some(r"^-?[0-9]+(\.[0-9]{1,2})?$"))
+            .pattern(Some(r"^-?[0-9]{1,12}(\.[0-9]{1,2})?$"))
             .examples([serde_json::Value::from("1234.50")])
             .into()
     }
@@ -311,6 +323,9 @@ mod tests {
             ("--1", MoneyParseError::Format),
             ("$5", MoneyParseError::Format),
             ("99999999999999999999", MoneyParseError::TooLarge),
+            ("92233720368547758.07", MoneyParseError::TooLarge),
+            ("1000000000000", MoneyParseError::TooLarge),
+            ("-0000000000001", MoneyParseError::TooLarge),
         ];
         for (text, err) in cases {
             assert_eq!(Money::parse(text), Err(err), "{text:?}");
@@ -411,9 +426,17 @@ mod tests {
         }
 
         #[test]
-        fn display_then_parse_round_trips(cents in (i64::MIN + 1)..=i64::MAX) {
+        fn display_then_parse_round_trips(cents in -99_999_999_999_999i64..=99_999_999_999_999) {
             let money = Money::from_cents(cents);
             prop_assert_eq!(Money::parse(&money.to_string()), Ok(money));
+        }
+
+        #[test]
+        fn beyond_twelve_digits_is_refused_not_wrapped(cents in 100_000_000_000_000i64..=i64::MAX) {
+            let text = Money::from_cents(cents).to_string();
+            prop_assert_eq!(Money::parse(&text), Err(MoneyParseError::TooLarge));
+            let negative = format!("-{text}");
+            prop_assert_eq!(Money::parse(&negative), Err(MoneyParseError::TooLarge));
         }
     }
 }

@@ -8,7 +8,10 @@
 //!   `successor_liability_not_provided` in Montello);
 //! - [`issue`] (clerk-treasurer or staff, `Action::EnforceCollection`): refused
 //!   409 `amount_owed` while the payor owes anything as of today, interest
-//!   accrued included, naming each period and amount; otherwise a
+//!   accrued included, naming each period and amount, and 409
+//!   `returns_missing` while a return whose filing due date has passed is
+//!   not on file (what is due for that period is not known: "no amount is
+//!   due" cannot be certified); otherwise a
 //!   `tax_paid_receipt` (tax was charged, and it is all paid) or a
 //!   `nothing_due` certificate, with a verification code of 128 random bits
 //!   (base32, 26 characters) shown in this answer and on the notice, and the
@@ -184,6 +187,23 @@ pub fn issue(
             format!(
                 "{}: a clearance certificate is issued only when nothing is owed",
                 describe_owed(&owed, today)
+            ),
+        )));
+    }
+    let missing = crate::usecases::returns::reading::missing_returns(
+        conn,
+        ctx.municipality_id,
+        payor_id,
+        today,
+    )?;
+    if !missing.is_empty() {
+        let periods: Vec<String> = missing.iter().map(|o| o.period.to_string()).collect();
+        return Err(ApiError::RuleConflict(fault(
+            "payor",
+            "returns_missing",
+            format!(
+                "no return is on file for {} (past the filing due date): until they are filed, what is due is not known, and a clearance certificate is issued only when nothing is due ({citation})",
+                periods.join(", ")
             ),
         )));
     }

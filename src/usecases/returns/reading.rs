@@ -187,6 +187,28 @@ fn obligations_of(
     .map_err(|e| ApiError::from(crate::domain::registry::Invalid(vec![e])))
 }
 
+/// The payor's returns whose (extended) filing due date has passed by
+/// `today` with no return on file, from its registration on: what a
+/// clearance certificate must not pass over (no authorisation, no access-log
+/// entry: the caller does both).
+pub(crate) fn missing_returns(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    today: NaiveDate,
+) -> Result<Vec<Obligation>, ApiError> {
+    let from = NaiveDate::from_ymd_opt(1970, 1, 1).expect("a valid date");
+    let mut listed = obligations_of(
+        conn,
+        municipality_id,
+        payor_id,
+        DueRange { from, to: today },
+        today,
+    )?;
+    listed.retain(|o| o.status == ObligationStatus::Missing);
+    Ok(listed)
+}
+
 /// One payor's line in the municipality's view of a period.
 #[derive(Debug, Clone)]
 pub struct PeriodEntry {

@@ -134,6 +134,43 @@ async fn a_clearance_certificate_is_refused_while_owed_then_issued_and_verified_
     journals_balance(&app);
 }
 
+/// Nothing owed on the ledger is not "no amount due" while a return is missing: a
+/// payor whose cabins opened 2025-10-01 and never filed is refused, naming the
+/// returns past their due date (2025-Q4 due 2026-01-31, the annual 2025 return due
+/// 2026-01-31, 2026-Q1 due 2026-04-30).
+#[actix_web::test]
+async fn a_clearance_certificate_is_refused_while_a_return_is_missing() {
+    let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = new_payor(&app, &clerk, "montello", "Silent Pines LLC").await;
+    let res = post(
+        &app,
+        &clerk,
+        &format!("/v1/municipalities/montello/payors/{payor}/establishments"),
+        json!({"name": "Silent Pines", "address": "4 Birch Lane", "kind": "cabin", "units": 3, "opened_on": "2025-10-01"}),
+    )
+    .await;
+    assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
+    let res = post(&app, &clerk, &certificates("montello", &payor), json!({})).await;
+    let body = assert_problem(res, 409, "conflict").await;
+    assert_eq!(body["errors"][0]["rule"], "returns_missing");
+    let detail = body["errors"][0]["message"].as_str().unwrap();
+    assert!(detail.contains("2025-Q4, 2025, 2026-Q1"), "{detail}");
+
+    // Filing the quarters (zero returns are returns) leaves the annual return.
+    for (period, on) in [("2025-Q4", "2026-01-30"), ("2026-Q1", "2026-04-30")] {
+        paper_return(&app, &clerk, "montello", &payor, period, "0.00", "0.00", on).await;
+    }
+    let res = post(&app, &clerk, &certificates("montello", &payor), json!({})).await;
+    let body = assert_problem(res, 409, "conflict").await;
+    let detail = body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        detail.starts_with("no return is on file for 2025 "),
+        "{detail}"
+    );
+    journals_balance(&app);
+}
+
 #[actix_web::test]
 async fn hayward_has_no_clearance_certificate() {
     let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;

@@ -335,6 +335,21 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
     .await;
     let body = crate::helpers::assert_problem(res, 422, "validation-failed").await;
     assert_eq!(body["errors"][0]["rule"], "before_latest_payment");
+    // An amount beyond 12 digits before the point is refused at the edge, never held
+    // (92233720368547758.07 is i64::MAX cents: two of them would overflow a journal).
+    for huge in ["92233720368547758.07", "1000000000000.00"] {
+        let res = pay(
+            &app,
+            &clerk,
+            &payor,
+            json!({"received_on": "2026-07-20", "amount": huge, "method": "check", "reference": "9"}),
+        )
+        .await;
+        let body = crate::helpers::assert_problem(res, 400, "invalid-field-type").await;
+        assert_eq!(body["errors"][0]["field"], "amount");
+        let message = body["errors"][0]["message"].as_str().unwrap();
+        assert!(message.contains("at most 12 digits"), "{message}");
+    }
 
     // Who reads: the payor's own operator only for its own payor; every read logged.
     let operator = app.token(OPERATOR).await;
