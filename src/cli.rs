@@ -475,6 +475,13 @@ fn load_demo(settings: &Settings) -> Result<(), String> {
             println!("  {:<34} {:<22} {}", a.email, a.role, a.tenant);
         }
     }
+    for c in &report.certificates {
+        // Shown once, here: only the code's digest is stored.
+        println!(
+            "Clearance certificate of payor {} (code shown only now): {}",
+            c.payor_id, c.verification_code
+        );
+    }
     Ok(())
 }
 

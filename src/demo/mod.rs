@@ -7,13 +7,18 @@
 //! report and printed once by the command line; only the hash is stored.
 //!
 //! The demo payors also get the returns of 2025 ([`returns`]): some late,
-//! one amended, one missing, one of Hayward's incomplete.
+//! one amended, one missing, one of Hayward's incomplete; then the money on
+//! them ([`money`]): payments, a refund, estimates, a delinquency letter, a
+//! security deposit and a clearance certificate. [`load_without_money`]
+//! stops before the money (the fixture of the API tests, whose figures start
+//! from the unpaid returns).
 //!
 //! Contract: idempotent. Each item is created only when missing (found by
 //! slug, email or key), so loading twice changes nothing, and loading into a
 //! database that already has real data adds only what is absent. Tenant rows
 //! are written with the tenant set, as row-level security requires.
 
+mod money;
 mod returns;
 
 use chrono::NaiveDate;
@@ -206,6 +211,17 @@ pub struct DemoReport {
     pub created: Vec<String>,
     /// Accounts created now, with their passwords.
     pub accounts: Vec<DemoAccount>,
+    /// Clearance certificates issued now, with their codes (shown once).
+    pub certificates: Vec<DemoCertificate>,
+}
+
+/// A clearance certificate issued by this load.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DemoCertificate {
+    /// The payor it clears.
+    pub payor_id: String,
+    /// Its verification code, shown once (only its digest is stored).
+    pub verification_code: String,
 }
 
 fn date(y: i32, m: u32, d: u32) -> NaiveDate {
@@ -250,6 +266,17 @@ fn ensure_municipality(
 
 /// Load the demo into the database behind `conn` (one transaction, by the caller).
 pub fn load(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
+    let (mut report, montello, hayward) = load_base(conn)?;
+    money::ensure(conn, &mut report, montello, hayward)?;
+    Ok(report)
+}
+
+/// [`load`] without the money: the registry, the accounts and the 2025 returns.
+pub fn load_without_money(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
+    load_base(conn).map(|(report, _, _)| report)
+}
+
+fn load_base(conn: &mut DbConn) -> Result<(DemoReport, i64, i64), ApiError> {
     let mut report = DemoReport::default();
     let zone = match db::zones::by_slug(conn, "marquette-county")? {
         Some(z) => z,
@@ -383,7 +410,7 @@ pub fn load(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
         ensure_account(conn, &mut report, &mut password, account)?;
     }
     returns::ensure(conn, &mut report, montello, hayward)?;
-    Ok(report)
+    Ok((report, montello, hayward))
 }
 
 /// [`load`] in its own transaction (for the command line).

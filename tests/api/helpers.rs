@@ -268,10 +268,20 @@ impl TestApp {
     }
 
     /// Load the demo data (what `roomtax demo` does).
-    pub async fn load_demo(&self) -> roomtax::demo::DemoReport {
+    /// Load the whole demo, its money included (`roomtax demo`).
+    pub async fn load_full_demo(&self) -> roomtax::demo::DemoReport {
         self.state
             .db
             .run(roomtax::demo::load)
+            .await
+            .expect("demo loads")
+    }
+
+    /// Load the demo without its money (the fixture most tests start from).
+    pub async fn load_demo(&self) -> roomtax::demo::DemoReport {
+        self.state
+            .db
+            .run(roomtax::demo::load_without_money)
             .await
             .expect("demo loads")
     }
@@ -389,6 +399,13 @@ impl TestApp {
 pub async fn spawn_demo_app() -> TestApp {
     let mut app = spawn_app().await;
     app.accounts = app.load_demo().await.accounts;
+    app
+}
+
+/// [`spawn_app`] with the whole demo loaded, its money included (`serve --demo`).
+pub async fn spawn_full_demo_app() -> TestApp {
+    let mut app = spawn_app().await;
+    app.accounts = app.load_full_demo().await.accounts;
     app
 }
 

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::helpers::spawn_demo_app;
+use crate::helpers::spawn_full_demo_app;
 
 /// Callers, in column order.
 const CALLERS: [&str; 10] = [
@@ -349,7 +349,7 @@ fn every_operation_has_a_row() {
 
 #[actix_web::test]
 async fn every_caller_gets_the_expected_status_on_every_operation() {
-    let app = spawn_demo_app().await;
+    let app = spawn_full_demo_app().await;
     let mut tokens = vec![None];
     for email in &CALLERS[1..] {
         tokens.push(Some(app.token(email).await));
@@ -392,7 +392,7 @@ async fn every_caller_gets_the_expected_status_on_every_operation() {
 async fn callers_without_a_relation_learn_nothing_from_bad_parameters() {
     // Authorisation comes before parsing: a protected operation answers an unrelated
     // caller 404 even when its query string or body is malformed.
-    let app = spawn_demo_app().await;
+    let app = spawn_full_demo_app().await;
     let outsider = app.token("operator@hayward.demo").await;
     let spec: Value = serde_json::from_str(&roomtax::api::openapi_json()).unwrap();
     let mut wrong = Vec::new();
@@ -434,7 +434,7 @@ async fn callers_without_a_relation_learn_nothing_from_bad_parameters() {
 async fn a_refusal_says_in_words_what_the_role_may_not_do() {
     // Regression (issue 7, item 7): 403 details named internal enum variants
     // ("WritePayors"); they now say what the caller may not do.
-    let app = spawn_demo_app().await;
+    let app = spawn_full_demo_app().await;
     let operator = app.token("operator@montello.demo").await;
     let res = app
         .client

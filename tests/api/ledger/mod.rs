@@ -9,6 +9,7 @@ mod check;
 mod clearance;
 mod daily;
 mod delinquencies;
+mod demo;
 mod determinations;
 mod notices;
 mod payments;
