@@ -128,8 +128,11 @@ fn ensure_payors(
                 address: p.address.into(),
                 kind: p.kind.into(),
                 units: p.units,
-                // Operating for years: the returns the demo files (2025) are owed.
-                opened_on: Some(date(2019, 6, 1)),
+                // Registered from 2025-01-01: the returns the demo files (2025 on)
+                // are all it owes, so the clerk's "missing" lists and a clearance
+                // certificate see only the demo's own gaps (no years 2020-2024
+                // of returns never entered).
+                opened_on: Some(date(2025, 1, 1)),
                 closed_on: None,
                 version: 1,
                 created_at: now,
