@@ -271,3 +271,26 @@ pub fn payor_lines_as_of(
         ))
         .load(conn)
 }
+
+/// The latest date of a journal of one of `kinds` with a line on an account
+/// whose name starts with `prefix` (a payor's), if any: money already moved
+/// by the ledger itself (credit applied, a refund, a security application),
+/// before which nothing of that payor may be backdated.
+pub fn latest_posted_of_kinds(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    prefix: &str,
+    kinds: &[&str],
+) -> QueryResult<Option<NaiveDate>> {
+    ledger_lines::table
+        .inner_join(
+            ledger_journals::table.on(ledger_journals::municipality_id
+                .eq(ledger_lines::municipality_id)
+                .and(ledger_journals::id.eq(ledger_lines::journal_id))),
+        )
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_journals::kind.eq_any(kinds))
+        .select(diesel::dsl::max(ledger_journals::posted_on))
+        .first(conn)
+}
