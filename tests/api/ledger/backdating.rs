@@ -122,6 +122,23 @@ async fn a_payment_dated_before_a_refund_is_refused() {
         rule_of(&body, "received_on").as_deref(),
         Some("before_latest_application")
     );
+    // The statement's CSV lists the refund: 72.50 of credit, 1.45 of interest.
+    let csv = app
+        .call(
+            Method::GET,
+            &format!("/v1/municipalities/montello/payors/{payor}/account?as_of=2026-06-15"),
+        )
+        .bearer(&clerk)
+        .header("accept", "text/csv")
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        csv.contains("\r\nrefund,2026-06-15,,72.50,1.45,\r\n"),
+        "{csv}"
+    );
     let res = pay(&app, &clerk, &payor, payment("2026-06-15", "10.00")).await;
     assert_eq!(res.status(), 201);
     check_passes(&app);

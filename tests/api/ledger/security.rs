@@ -394,6 +394,33 @@ async fn the_check_names_a_security_event_without_its_journal() {
         stdout.contains("1 security event(s) that move money each have their journal"),
         "{stdout}"
     );
+    // The statement shows the 1,000.00 held (not deducted from the balance),
+    // in JSON and in CSV; the day before, nothing.
+    let account = format!("/v1/municipalities/montello/payors/{payor}/account");
+    let res = app
+        .get_as(&clerk, &format!("{account}?as_of=2026-05-01"))
+        .await;
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(json["security_deposit"], "1000.00", "{json}");
+    assert_eq!(json["totals"]["balance"], "0.00", "{json}");
+    let res = app
+        .get_as(&clerk, &format!("{account}?as_of=2026-04-30"))
+        .await;
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(json["security_deposit"], "0.00", "{json}");
+    let csv = app
+        .call(Method::GET, &format!("{account}?as_of=2026-05-01"))
+        .bearer(&clerk)
+        .header("accept", "text/csv")
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        csv.contains("\r\nsecurity_deposit,,,,,1000.00\r\n"),
+        "{csv}"
+    );
 
     let mut owner = app.owner_conn();
     let received: roomtax::db::security::EventRow = {
