@@ -177,7 +177,32 @@ pub fn all_versions(
         .load(conn)
 }
 
-/// The names of the triggers on the ledger tables (and `payments`) that are in force
+/// The append-only tables of the money: the ledger, what caused its journals
+/// and the notices sent. `roomtax check` verifies each one's triggers and
+/// (PostgreSQL) that no role but the owner may change it.
+pub const APPEND_ONLY_TABLES: [&str; 10] = [
+    "ledger_journals",
+    "ledger_lines",
+    "payments",
+    "refunds",
+    "determinations",
+    "security_deposits",
+    "security_events",
+    "clearance_certificates",
+    "notices",
+    "notice_documents",
+];
+
+/// `'a', 'b', ...`: the append-only tables as an SQL list (constant names only).
+fn append_only_list() -> String {
+    APPEND_ONLY_TABLES
+        .iter()
+        .map(|t| format!("'{t}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The names of the triggers on the append-only tables that are in force
 /// (PostgreSQL: enabled; SQLite: present), as `table.trigger`.
 pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     #[derive(QueryableByName)]
@@ -185,18 +210,19 @@ pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
         #[diesel(sql_type = diesel::sql_types::Text)]
         name: String,
     }
+    let tables = append_only_list();
     let query = match conn {
-        DbConn::Sqlite(_) => {
+        DbConn::Sqlite(_) => format!(
             "SELECT tbl_name || '.' || name AS name FROM sqlite_master \
-             WHERE type = 'trigger' AND tbl_name IN ('ledger_journals', 'ledger_lines', 'payments', 'refunds')"
-        }
-        DbConn::Pg(_) => {
+             WHERE type = 'trigger' AND tbl_name IN ({tables})"
+        ),
+        DbConn::Pg(_) => format!(
             "SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t \
              JOIN pg_class c ON c.oid = t.tgrelid \
              JOIN pg_namespace n ON n.oid = c.relnamespace \
              WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'D' \
-               AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments', 'refunds')"
-        }
+               AND c.relname IN ({tables})"
+        ),
     };
     Ok(diesel::sql_query(query)
         .load::<Name>(conn)?
@@ -206,7 +232,7 @@ pub fn triggers(conn: &mut DbConn) -> QueryResult<Vec<String>> {
 }
 
 /// PostgreSQL: `table: role PRIVILEGE` for every UPDATE, DELETE or TRUNCATE
-/// privilege on a ledger table (or `payments`) held by anyone but its owner (PUBLIC
+/// privilege on an append-only table ([`APPEND_ONLY_TABLES`]) held by anyone but its owner (PUBLIC
 /// included). SQLite has no privileges: empty.
 pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     #[derive(QueryableByName)]
@@ -217,15 +243,16 @@ pub fn change_privileges(conn: &mut DbConn) -> QueryResult<Vec<String>> {
     if let DbConn::Sqlite(_) = conn {
         return Ok(Vec::new());
     }
-    Ok(diesel::sql_query(
+    let tables = append_only_list();
+    Ok(diesel::sql_query(format!(
         "SELECT c.relname || ': ' || CASE WHEN a.grantee = 0 THEN 'PUBLIC' \
                 ELSE pg_get_userbyid(a.grantee) END || ' ' || a.privilege_type AS entry \
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
          CROSS JOIN LATERAL aclexplode(c.relacl) a \
-         WHERE n.nspname = current_schema() AND c.relname IN ('ledger_journals', 'ledger_lines', 'payments', 'refunds') \
+         WHERE n.nspname = current_schema() AND c.relname IN ({tables}) \
            AND a.grantee <> c.relowner AND a.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE') \
-         ORDER BY 1",
-    )
+         ORDER BY 1"
+    ))
     .load::<Grant>(conn)?
     .into_iter()
     .map(|g| g.entry)
@@ -270,4 +297,27 @@ pub fn payor_lines_as_of(
             ledger_lines::amount_cents,
         ))
         .load(conn)
+}
+
+/// The latest date of a journal of one of `kinds` with a line on an account
+/// whose name starts with `prefix` (a payor's), if any: money already moved
+/// by the ledger itself (credit applied, a refund, a security application),
+/// before which nothing of that payor may be backdated.
+pub fn latest_posted_of_kinds(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    prefix: &str,
+    kinds: &[&str],
+) -> QueryResult<Option<NaiveDate>> {
+    ledger_lines::table
+        .inner_join(
+            ledger_journals::table.on(ledger_journals::municipality_id
+                .eq(ledger_lines::municipality_id)
+                .and(ledger_journals::id.eq(ledger_lines::journal_id))),
+        )
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_journals::kind.eq_any(kinds))
+        .select(diesel::dsl::max(ledger_journals::posted_on))
+        .first(conn)
 }

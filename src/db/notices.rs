@@ -147,3 +147,11 @@ pub fn municipality_name(conn: &mut DbConn, municipality_id: i64) -> QueryResult
         .select(municipalities::name)
         .first(conn)
 }
+
+/// Every notice document of a municipality (for `roomtax check`).
+pub fn all_documents(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<DocumentRow>> {
+    notice_documents::table
+        .filter(notice_documents::municipality_id.eq(municipality_id))
+        .order(notice_documents::notice_id.asc())
+        .load(conn)
+}

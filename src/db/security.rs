@@ -107,3 +107,22 @@ pub fn events_of(
         ))
         .load(conn)
 }
+
+/// Every deposit of a municipality (for `roomtax check`).
+pub fn all_deposits(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<DepositRow>> {
+    security_deposits::table
+        .filter(security_deposits::municipality_id.eq(municipality_id))
+        .order(security_deposits::id.asc())
+        .load(conn)
+}
+
+/// Every security event of a municipality (for `roomtax check`).
+pub fn all_events(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<EventRow>> {
+    security_events::table
+        .filter(security_events::municipality_id.eq(municipality_id))
+        .order((
+            security_events::occurred_on.asc(),
+            security_events::created_at.asc(),
+        ))
+        .load(conn)
+}

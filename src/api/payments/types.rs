@@ -272,6 +272,9 @@ pub struct Account {
     pub payments: Vec<AccountPayment>,
     /// Refunds of credit paid out by the date, oldest first.
     pub refunds: Vec<super::refunds::AccountRefund>,
+    /// The security deposit held on the date (received less applied and
+    /// returned); not deducted from the balance.
+    pub security_deposit: Money,
     /// Totals.
     pub totals: AccountTotals,
 }
@@ -336,6 +339,7 @@ impl From<&Statement> for Account {
             },
             periods,
             payments: s.payments.iter().map(payment_of).collect(),
+            security_deposit: s.security_deposit,
             refunds: s
                 .refunds
                 .iter()
@@ -345,8 +349,11 @@ impl From<&Statement> for Account {
     }
 }
 
-/// The statement as CSV: one row per period, then `credit` and `total`
-/// (every field is a period, a date or an amount: nothing needs quoting).
+/// The statement as CSV: one row per period, then one `refund` row per
+/// refund (its date in `due_date`, the credit refunded in `paid`, its refund
+/// interest in `interest_accrued`), then `credit`, `security_deposit` (held,
+/// not deducted) and `total` (every field is a period, a date or an amount:
+/// nothing needs quoting).
 pub fn account_csv(a: &Account) -> String {
     let mut out = String::from("period,due_date,charged,paid,interest_accrued,balance\r\n");
     for p in &a.periods {
@@ -360,6 +367,12 @@ pub fn account_csv(a: &Account) -> String {
             p.balance
         ));
     }
+    for r in &a.refunds {
+        out.push_str(&format!(
+            "refund,{},,{},{},\r\n",
+            r.refunded_on, r.amount, r.interest
+        ));
+    }
     let t = &a.totals;
     let held = if t.credit.is_zero() {
         t.credit
@@ -367,6 +380,7 @@ pub fn account_csv(a: &Account) -> String {
         -t.credit
     };
     out.push_str(&format!("credit,,,,,{held}\r\n"));
+    out.push_str(&format!("security_deposit,,,,,{}\r\n", a.security_deposit));
     out.push_str(&format!(
         "total,,{},{},{},{}\r\n",
         t.charged, t.paid, t.interest_accrued, t.balance

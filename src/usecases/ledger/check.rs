@@ -7,7 +7,7 @@
 //! the journal, version or table at fault; amounts are named only as a
 //! journal's imbalance). The invariants:
 //! - no migration is pending (else nothing else can be judged);
-//! - the append-only triggers of both ledger tables and of `payments` are in force, and on
+//! - the append-only triggers of every append-only table are in force, and on
 //!   PostgreSQL no role but the owner (PUBLIC included) holds UPDATE, DELETE
 //!   or TRUNCATE on them;
 //! - every journal has lines, and its lines sum to zero;
@@ -30,6 +30,15 @@
 //!   payor's credit with the refund and crediting cash with it and its
 //!   interest; no refund journal names a refund that does not exist (the
 //!   `refunds` table's triggers and privileges likewise checked);
+//! - every security event that moves money (received, applied, returned)
+//!   has its journal: of its kind, on its day, the deposit account credited
+//!   with the amount received (cash debited) or debited with the amount
+//!   applied or returned; every deposit journal is named by an event;
+//! - every notice document's bytes match its stored SHA-256 (the notice as
+//!   sent); the append-only triggers and privileges cover every table of
+//!   `db::ledger::APPEND_ONLY_TABLES` (ledger, payments, refunds,
+//!   determinations, security deposits and events, clearance certificates,
+//!   notices and their documents);
 //! - a `credit_applied` journal caused by a version is not that version's
 //!   own journal (it is checked as a journal: balanced, known accounts).
 
@@ -59,30 +68,17 @@ impl CheckReport {
     }
 }
 
-/// The triggers the migrations create, by backend (`table.trigger`).
-fn expected_triggers(conn: &DbConn) -> &'static [&'static str] {
-    match conn {
-        DbConn::Sqlite(_) => &[
-            "ledger_journals.ledger_journals_no_update",
-            "ledger_journals.ledger_journals_no_delete",
-            "ledger_lines.ledger_lines_no_update",
-            "ledger_lines.ledger_lines_no_delete",
-            "payments.payments_no_update",
-            "payments.payments_no_delete",
-            "refunds.refunds_no_update",
-            "refunds.refunds_no_delete",
-        ],
-        DbConn::Pg(_) => &[
-            "ledger_journals.ledger_journals_append_only",
-            "ledger_journals.ledger_journals_no_truncate",
-            "ledger_lines.ledger_lines_append_only",
-            "ledger_lines.ledger_lines_no_truncate",
-            "payments.payments_append_only",
-            "payments.payments_no_truncate",
-            "refunds.refunds_append_only",
-            "refunds.refunds_no_truncate",
-        ],
-    }
+/// The triggers the migrations create on every append-only table
+/// (`db::ledger::APPEND_ONLY_TABLES`), by backend (`table.trigger`).
+fn expected_triggers(conn: &DbConn) -> Vec<String> {
+    let names: [&str; 2] = match conn {
+        DbConn::Sqlite(_) => ["no_update", "no_delete"],
+        DbConn::Pg(_) => ["append_only", "no_truncate"],
+    };
+    db::ledger::APPEND_ONLY_TABLES
+        .iter()
+        .flat_map(|t| names.iter().map(move |n| format!("{t}.{t}_{n}")))
+        .collect()
 }
 
 /// Run every check (see the module doc).
@@ -108,9 +104,9 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
         let expected = expected_triggers(conn);
         let present = db::ledger::triggers(conn)?;
         let mut missing = Vec::new();
-        for t in expected {
+        for t in &expected {
             if !present.iter().any(|p| p == t) {
-                missing.push(*t);
+                missing.push(t);
             }
         }
         if missing.is_empty() {
@@ -128,10 +124,10 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
         if let DbConn::Pg(_) = conn {
             let grants = db::ledger::change_privileges(conn)?;
             if grants.is_empty() {
-                report.checked.push(
-                    "no role but the owner may UPDATE, DELETE or TRUNCATE ledger_journals, ledger_lines, payments or refunds"
-                        .into(),
-                );
+                report.checked.push(format!(
+                    "no role but the owner may UPDATE, DELETE or TRUNCATE {}",
+                    db::ledger::APPEND_ONLY_TABLES.join(", ")
+                ));
             }
             for g in grants {
                 report
@@ -174,6 +170,18 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.refunds
         ));
     }
+    if totals.security_faults == 0 {
+        report.checked.push(format!(
+            "{} security event(s) that move money each have their journal (received: cash debited, the deposit credited with the amount; applied and returned: the deposit debited)",
+            totals.security_events
+        ));
+    }
+    if totals.document_faults == 0 {
+        report.checked.push(format!(
+            "{} notice document(s) each match their SHA-256",
+            totals.documents
+        ));
+    }
     if totals.version_faults == 0 {
         report.checked.push(format!(
             "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
@@ -203,6 +211,12 @@ struct Totals {
     refunds: usize,
     /// Violations found on refunds and their journals.
     refund_faults: usize,
+    security_events: usize,
+    /// Violations found on security events and their journals.
+    security_faults: usize,
+    documents: usize,
+    /// Notice documents whose bytes do not match their digest.
+    document_faults: usize,
 }
 
 fn check_municipality(
@@ -376,6 +390,28 @@ fn check_municipality(
         &mut report.broken,
     )?;
     totals.refund_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    check_security(
+        conn,
+        municipality_id,
+        slug,
+        &by_cause,
+        &lines,
+        report,
+        totals,
+    )?;
+    totals.security_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    for d in db::notices::all_documents(conn, municipality_id)? {
+        totals.documents += 1;
+        if crate::domain::attachment::sha256_hex(&d.bytes) != d.sha256 {
+            report.broken.push(format!(
+                "{slug}: notice {}'s document does not match its SHA-256 (changed after it was sent)",
+                d.notice_id
+            ));
+        }
+    }
+    totals.document_faults += report.broken.len() - before;
     Ok(())
 }
 
@@ -455,6 +491,100 @@ fn check_payments(
                     "{slug}: journal {} names payment {cause_id}, which does not exist",
                     j.id
                 ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every security event that moves money (received, applied, returned with
+/// something held) names one journal of its deposit, of its kind, posted on
+/// its day, moving the deposit account by its amount (credited when received,
+/// with cash debited; debited when applied or returned); every journal of a
+/// deposit is named by one of its events.
+fn check_security(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    slug: &str,
+    by_cause: &ByCause<'_>,
+    lines: &BTreeMap<String, Vec<LineRow>>,
+    report: &mut CheckReport,
+    totals: &mut Totals,
+) -> Result<(), ApiError> {
+    let payors: BTreeMap<String, String> = db::security::all_deposits(conn, municipality_id)?
+        .into_iter()
+        .map(|d| (d.id, d.payor_id))
+        .collect();
+    let mut named = BTreeSet::new();
+    for e in db::security::all_events(conn, municipality_id)? {
+        let name = format!(
+            "{slug}: security event {} of deposit {}",
+            e.id, e.deposit_id
+        );
+        let (kind, deposit_sign, cash_sign) = match e.kind.as_str() {
+            "received" => (JournalKind::SecurityReceived, -1, 1),
+            "applied" => (JournalKind::SecurityApplied, 1, 0),
+            "returned" => (JournalKind::SecurityReturned, 1, -1),
+            _ => continue,
+        };
+        totals.security_events += 1;
+        let Some(payor_id) = payors.get(&e.deposit_id) else {
+            report.broken.push(format!("{name} names no deposit"));
+            continue;
+        };
+        let Some(journal_id) = &e.journal_id else {
+            if !(kind == JournalKind::SecurityReturned && e.amount_cents == 0) {
+                report
+                    .broken
+                    .push(format!("{name} ({}) has no journal", e.kind));
+            }
+            continue;
+        };
+        named.insert(journal_id.clone());
+        let journal = by_cause
+            .get(&("security_deposit".to_owned(), e.deposit_id.clone()))
+            .into_iter()
+            .flatten()
+            .find(|j| &j.id == journal_id);
+        let Some(journal) = journal else {
+            report.broken.push(format!(
+                "{name} names journal {journal_id}, which is not its deposit's"
+            ));
+            continue;
+        };
+        let deposit_account = Account::PayorSecurityDeposit {
+            payor_id: payor_id.clone(),
+        }
+        .to_string();
+        let sum = |account: &str| -> i64 {
+            lines
+                .get(journal_id)
+                .into_iter()
+                .flatten()
+                .filter(|l| l.account == account)
+                .map(|l| l.amount_cents)
+                .sum()
+        };
+        if journal.kind != kind.as_str()
+            || journal.posted_on != e.occurred_on
+            || sum(&deposit_account) != deposit_sign * e.amount_cents
+            || (cash_sign != 0 && sum("municipality:cash") != cash_sign * e.amount_cents)
+        {
+            report.broken.push(format!(
+                "{name}: journal {journal_id} does not post the {} on its day",
+                e.kind
+            ));
+        }
+    }
+    for ((cause_type, _), posted) in by_cause {
+        if cause_type == "security_deposit" {
+            for j in posted {
+                if !named.contains(&j.id) {
+                    report.broken.push(format!(
+                        "{slug}: journal {} of a security deposit is named by none of its events",
+                        j.id
+                    ));
+                }
             }
         }
     }

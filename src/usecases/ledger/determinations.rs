@@ -11,8 +11,11 @@
 //!   `period` a quarter (the annual return only reconciles quarters) that has
 //!   ended by `determined_on`; `determined_on` (default today, the
 //!   municipality's local date) not after today and not before the payor's
-//!   latest payment (payments were applied in that order); the figures of the
-//!   kind and no others (`not_for_kind`);
+//!   latest payment (payments were applied in that order) nor before any
+//!   later posting on the payor's accounts (`before_latest_posting`: credit
+//!   applied, a refund, a security application read the balances on their
+//!   day; a charge dated before them would be paid or refunded twice); the
+//!   figures of the kind and no others (`not_for_kind`);
 //! - audits (`office_audit`, `field_audit`) need a return on file for the
 //!   period; the clerk gives the audited `gross_receipts` (and
 //!   `exempt_receipts`) or the `tax_found`; the charge is the tax found less
@@ -38,7 +41,12 @@
 //!   fraud finding for the period charges only the difference from the
 //!   penalty already charged (after a later audit);
 //! - audits and fraud findings are refused after the four-year limit
-//!   (`domain::determination::check_limit`, Wis. Stat. § 66.0615(2)(a));
+//!   (`domain::determination::check_limit`, Wis. Stat. § 66.0615(2)(a)).
+//!   A determination is "made in writing" when it is recorded here (its
+//!   notice is issued in the same unit of work), so the limit is judged on
+//!   the recording day (today); `determined_on` may be earlier (the day the
+//!   clerk decided) but never before the payor's latest posting, and a
+//!   backdated `determined_on` does not move the limit;
 //! - in one unit of work: the journal (kind `determination`, cause the
 //!   determination), the written notice (`usecases::notices::issue`, kind
 //!   `estimate` or `determination`, with the journal's id), the append-only
@@ -362,6 +370,22 @@ pub fn make(
             ),
         ));
     }
+    let kinds = JournalKind::ALL.map(JournalKind::as_str);
+    if let Some(latest) = db::ledger::latest_posted_of_kinds(
+        conn,
+        municipality_id,
+        &crate::domain::ledger::Account::payor_prefix(payor_id),
+        &kinds,
+    )? && determined_on < latest
+    {
+        return Err(one(
+            "determined_on",
+            "before_latest_posting",
+            format!(
+                "this payor's ledger has a posting of {latest}: a determination is dated on or after it"
+            ),
+        ));
+    }
     let period = body.period;
     let policy = terms
         .history
@@ -407,7 +431,11 @@ pub fn make(
                 .last()
                 .ok_or_else(|| ApiError::internal("a return without versions"))?;
             let assessment = VersionRecord::from_row(latest)?.assessed.assessment;
-            check_limit(Some(assessment.filing_due_date), determined_on).map_err(domain)?;
+            // Made in writing when recorded: the limit is judged on the day
+            // it is recorded (today, never before `determined_on`), so a
+            // backdated `determined_on` cannot reach past the deadline.
+            check_limit(Some(assessment.filing_due_date), today.max(determined_on))
+                .map_err(domain)?;
             let book = super::payments::book_as_of(conn, municipality_id, payor_id, today)?;
             let mut c = if body.kind == DeterminationKind::Fraud {
                 fraud(&policy, &book, &period, authority)?

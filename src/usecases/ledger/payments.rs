@@ -6,8 +6,11 @@
 //! - every fault of the body at once (422): `received_on` not after today
 //!   (the municipality's local date) and not before the payor's latest
 //!   payment (so the ledger read as of any date agrees with the order
-//!   payments were applied in), `amount` more than 0.00, `reference` one
-//!   line of 1 to 100 characters;
+//!   payments were applied in) nor before the payor's latest credit
+//!   applied, refund or security application (`before_latest_application`:
+//!   those journals moved money on their day; a payment dated before one
+//!   would pay the same charge twice), `amount` more than 0.00, `reference`
+//!   one line of 1 to 100 characters;
 //! - the payor's row is locked first (`db::payments::lock_payor`: PostgreSQL
 //!   `FOR UPDATE`; SQLite's write unit already holds the write lock), so two
 //!   payments posted at once to one account apply one after the other, each
@@ -230,6 +233,42 @@ pub(crate) fn terms_of(
     Ok(out)
 }
 
+/// Refuse `date` (422 naming `field`, rule `before_latest_application`) when
+/// it is before the payor's latest journal that moved money by itself:
+/// credit applied to a charge, a refund of credit, or a security deposit
+/// applied. Such a journal read the payor's balances on its day; a payment
+/// (or determination) dated before it would be applied to the same charge
+/// again, or refund credit that a backdated charge already used.
+pub(crate) fn not_before_ledger_application(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    field: &str,
+    date: NaiveDate,
+) -> Result<(), ApiError> {
+    let kinds = [
+        JournalKind::CreditApplied.as_str(),
+        JournalKind::Refund.as_str(),
+        JournalKind::SecurityApplied.as_str(),
+    ];
+    if let Some(latest) = db::ledger::latest_posted_of_kinds(
+        conn,
+        municipality_id,
+        &Account::payor_prefix(payor_id),
+        &kinds,
+    )? && date < latest
+    {
+        refused(vec![fault(
+            field,
+            "before_latest_application",
+            format!(
+                "credit applied, a refund or a security application of this payor is posted {latest}: date this on or after it"
+            ),
+        )])?;
+    }
+    Ok(())
+}
+
 /// Record a payment (see the module doc).
 pub fn record(
     conn: &mut DbConn,
@@ -263,6 +302,13 @@ pub fn record(
             ),
         )])?;
     }
+    not_before_ledger_application(
+        conn,
+        municipality_id,
+        payor_id,
+        "received_on",
+        body.received_on,
+    )?;
     let book = book_as_of(conn, municipality_id, payor_id, body.received_on)?;
     let period_terms = terms_of(conn, &terms, &book)?;
     // A forfeiture posted after `received_on` (the daily posting ran before

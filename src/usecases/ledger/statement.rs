@@ -16,7 +16,9 @@
 //!   held is subtracted from the total balance;
 //! - per period, the determinations made by `as_of` (audits, estimates,
 //!   fraud findings) whose charges the components include;
-//! - refunds of credit paid out by then, with their interest (`refunds`).
+//! - refunds of credit paid out by then, with their interest (`refunds`);
+//! - the security deposit held on the date (`security_deposit`: received
+//!   less applied and returned; not deducted from the balance).
 
 use chrono::NaiveDate;
 
@@ -101,6 +103,10 @@ pub struct Statement {
     pub credit: Money,
     /// Refunds of credit paid out by the date, oldest first.
     pub refunds: Vec<RefundRow>,
+    /// The security deposit held for the payor on the date (received, less
+    /// applied and returned): not deducted from the balance (it is applied
+    /// to unpaid tax only after notice).
+    pub security_deposit: Money,
 }
 
 impl Statement {
@@ -196,7 +202,19 @@ pub(crate) fn compute(
         .into_iter()
         .filter(|r| r.refunded_on <= as_of)
         .collect();
+    // The deposit account is credited when money is received: held is the
+    // negated sum of its lines to the date.
+    let deposit_account = crate::domain::ledger::Account::PayorSecurityDeposit {
+        payor_id: payor_id.to_owned(),
+    }
+    .to_string();
+    let held: i64 = db::ledger::payor_lines_as_of(conn, municipality_id, &deposit_account, as_of)?
+        .iter()
+        .filter(|l| l.account == deposit_account)
+        .map(|l| l.amount_cents)
+        .sum();
     Ok(Statement {
+        security_deposit: Money::from_cents(-held),
         payor_id: payor_id.to_owned(),
         as_of,
         periods,

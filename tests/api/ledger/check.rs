@@ -136,3 +136,125 @@ fn the_runtime_role_may_not_update_delete_or_truncate_the_ledger() {
         "{stdout}"
     );
 }
+
+/// Every append-only table of the money is watched: a trigger dropped past
+/// the service on `notices` (and, on PostgreSQL, an UPDATE granted on
+/// `notice_documents` to the runtime role) is named by the check.
+#[test]
+fn the_check_names_a_missing_trigger_or_privilege_on_every_append_only_table() {
+    let db = TestDb::create();
+    assert!(roomtax(&db, &["demo"]).status.success());
+    let out = roomtax(&db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    for t in [
+        "determinations",
+        "security_deposits",
+        "security_events",
+        "clearance_certificates",
+        "notices",
+        "notice_documents",
+    ] {
+        assert!(stdout.contains(&format!("{t}.{t}_")), "{t} not in {stdout}");
+    }
+    let owner_url = db.owner_url().unwrap_or(db.url()).to_owned();
+    let mut owner = Target::parse(&Secret::new(&owner_url))
+        .and_then(|t| t.connect())
+        .unwrap();
+    let (drop, named) = if db.backend() == "postgres" {
+        (
+            "DROP TRIGGER notices_append_only ON notices",
+            "notices.notices_append_only",
+        )
+    } else {
+        (
+            "DROP TRIGGER notices_no_update",
+            "notices.notices_no_update",
+        )
+    };
+    diesel::sql_query(drop).execute(&mut owner).unwrap();
+    if db.backend() == "postgres" {
+        diesel::sql_query(format!(
+            "GRANT UPDATE ON notice_documents TO {}",
+            crate::helpers::TEST_APP_ROLE
+        ))
+        .execute(&mut owner)
+        .unwrap();
+    }
+    let out = roomtax(&db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "append-only trigger {named} is missing or disabled"
+        )),
+        "{stdout}"
+    );
+    if db.backend() == "postgres" {
+        assert!(
+            stdout.contains(&format!(
+                "notice_documents: {} UPDATE",
+                crate::helpers::TEST_APP_ROLE
+            )),
+            "{stdout}"
+        );
+    }
+}
+
+/// A notice document changed past the service (its trigger dropped by the
+/// owner, its bytes rewritten) no longer matches its SHA-256: the check names
+/// the notice.
+#[actix_web::test]
+async fn the_check_names_a_notice_document_changed_after_it_was_sent() {
+    let app = crate::helpers::spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(crate::returns::CLERK).await;
+    let res = app
+        .call(
+            reqwest::Method::POST,
+            &format!(
+                "/v1/municipalities/montello/payors/{}/determinations",
+                crate::returns::MOTEL
+            ),
+        )
+        .bearer(&clerk)
+        .json(serde_json::json!({
+            "kind": "field_audit",
+            "period": "2025-Q1",
+            "basis": "Records examined on site.",
+            "tax_found": "820.00"
+        }))
+        .send()
+        .await;
+    assert_eq!(res.status(), 201);
+    let made: serde_json::Value = res.json().await.unwrap();
+    let notice_id = made["notice_id"].as_str().unwrap().to_owned();
+    let out = roomtax(&app.db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("1 notice document(s) each match their SHA-256"),
+        "{stdout}"
+    );
+
+    let mut owner = app.owner_conn();
+    let drop = if app.db.backend() == "postgres" {
+        "DROP TRIGGER notice_documents_append_only ON notice_documents"
+    } else {
+        "DROP TRIGGER notice_documents_no_update"
+    };
+    diesel::sql_query(drop).execute(&mut owner).unwrap();
+    use roomtax::db::schema::notice_documents;
+    diesel::update(notice_documents::table)
+        .set(notice_documents::bytes.eq(b"%PDF-1.7 forged".to_vec()))
+        .execute(&mut owner)
+        .unwrap();
+    let out = roomtax(&app.db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "notice {notice_id}'s document does not match its SHA-256"
+        )),
+        "{stdout}"
+    );
+}

@@ -5,6 +5,7 @@
 //! the hand-computed amounts. Every test runs on SQLite and, with
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
+mod backdating;
 mod check;
 mod clearance;
 mod daily;

@@ -307,6 +307,7 @@ async fn a_late_montello_return_paid_in_two_parts_then_an_overpayment_held_as_cr
          2025-Q4,2026-01-31,374.40,374.40,0.00,0.00\r\n\
          2026-Q1,2026-04-30,453.76,125.60,6.04,334.20\r\n\
          credit,,,,,0.00\r\n\
+         security_deposit,,,,,0.00\r\n\
          total,,828.16,500.00,6.04,334.20\r\n"
     );
 

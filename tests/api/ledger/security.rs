@@ -289,6 +289,14 @@ async fn a_deposit_required_received_applied_after_ten_days_notice_and_returned_
         kinds,
         ["security_applied", "security_received", "security_returned"]
     );
+    // The check follows the three events that moved money to their journals.
+    let out = super::roomtax(&app.db, &["check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("3 security event(s) that move money each have their journal"),
+        "{stdout}"
+    );
 }
 
 #[actix_web::test]
@@ -348,4 +356,97 @@ async fn an_operator_reads_its_own_deposit_and_may_not_touch_it() {
     // Another municipality's clerk learns nothing.
     let hayward = app.token(HAYWARD_CLERK).await;
     assert_eq!(app.get_as(&hayward, &one).await.status(), 404);
+}
+
+/// `roomtax check` follows every security event to its journal: a deposit of
+/// 1,000.00 required and received passes (cash debited 1,000.00, the deposit
+/// credited 1,000.00); an `applied` event inserted past the service naming
+/// the receipt's journal (of another kind, moving the deposit the other way)
+/// is named.
+#[actix_web::test]
+async fn the_check_names_a_security_event_without_its_journal() {
+    use diesel::prelude::*;
+    let app = spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = new_payor(&app, &clerk, "montello", "Checked Lodge LLC").await;
+    let res = post(
+        &app,
+        &clerk,
+        &deposits(&payor),
+        json!({"amount": "1000.00", "reason": "two late returns in 2025"}),
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    let d: Value = res.json().await.unwrap();
+    let id = d["id"].as_str().unwrap().to_owned();
+    let res = post(
+        &app,
+        &clerk,
+        &format!("{}/{id}/receipts", deposits(&payor)),
+        json!({"received_on": "2026-05-01", "amount": "1000.00", "method": "check", "reference": "2201"}),
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    let out = super::roomtax(&app.db, &["check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("1 security event(s) that move money each have their journal"),
+        "{stdout}"
+    );
+    // The statement shows the 1,000.00 held (not deducted from the balance),
+    // in JSON and in CSV; the day before, nothing.
+    let account = format!("/v1/municipalities/montello/payors/{payor}/account");
+    let res = app
+        .get_as(&clerk, &format!("{account}?as_of=2026-05-01"))
+        .await;
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(json["security_deposit"], "1000.00", "{json}");
+    assert_eq!(json["totals"]["balance"], "0.00", "{json}");
+    let res = app
+        .get_as(&clerk, &format!("{account}?as_of=2026-04-30"))
+        .await;
+    let json: Value = res.json().await.unwrap();
+    assert_eq!(json["security_deposit"], "0.00", "{json}");
+    let csv = app
+        .call(Method::GET, &format!("{account}?as_of=2026-05-01"))
+        .bearer(&clerk)
+        .header("accept", "text/csv")
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        csv.contains("\r\nsecurity_deposit,,,,,1000.00\r\n"),
+        "{csv}"
+    );
+
+    let mut owner = app.owner_conn();
+    let received: roomtax::db::security::EventRow = {
+        use roomtax::db::schema::security_events::dsl::*;
+        security_events
+            .filter(kind.eq("received"))
+            .first(&mut owner)
+            .unwrap()
+    };
+    let forged = roomtax::db::security::EventRow {
+        id: "forged-event".into(),
+        kind: "applied".into(),
+        ..received.clone()
+    };
+    diesel::insert_into(roomtax::db::schema::security_events::table)
+        .values(&forged)
+        .execute(&mut owner)
+        .unwrap();
+    let out = super::roomtax(&app.db, &["check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "security event forged-event of deposit {id}: journal {} does not post the applied on its day",
+            received.journal_id.unwrap()
+        )),
+        "{stdout}"
+    );
 }
