@@ -7,6 +7,7 @@
 
 mod check;
 mod clearance;
+mod credit;
 mod daily;
 mod delinquencies;
 mod determinations;
