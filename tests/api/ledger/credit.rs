@@ -294,3 +294,42 @@ async fn a_reversal_leaves_a_forfeiture_that_stands() {
     assert_eq!(period(&again, "2026-Q2")["balance"], "918.00");
     check_passes(&app);
 }
+
+/// A payment recorded after a charge posted later than its receipt date:
+/// payor T's 2026-Q1 estimate on receipts 1,000.00 (tax 45.00 + penalty
+/// 4.50) posts 2026-06-15; 100.00 received 2026-06-10 is recorded
+/// 2026-06-16. As of 2026-06-10 nothing was owed, so the payment's journal
+/// holds it all as credit; the credit is then applied to the estimate, as
+/// deposited 2026-06-10: interest 45 × 1 % × 2 months (to 2026-07-01) =
+/// 0.90; applied 45.00 + 0.90 + 4.50 = 50.40; credit left 49.60.
+#[actix_web::test]
+async fn a_payment_recorded_late_pays_charges_posted_after_its_receipt() {
+    let app = spawn_demo_app_at("2026-06-15T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = new_payor(&app, &clerk, "Tamarack Motel LLC").await;
+    let res = app
+        .call(
+            Method::POST,
+            &format!("/v1/municipalities/montello/payors/{payor}/determinations"),
+        )
+        .bearer(&clerk)
+        .json(json!({
+            "kind": "non_filer_estimate",
+            "period": "2026-Q1",
+            "basis": "No return filed.",
+            "estimated_receipts": "1000.00"
+        }))
+        .send()
+        .await;
+    assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
+    app.set_now("2026-06-16T15:00:00Z");
+    paid(&app, &clerk, &payor, json!({"received_on": "2026-06-10", "amount": "100.00", "method": "check", "reference": "1"})).await;
+    let account = statement(&app, &clerk, &payor, "2026-06-16").await;
+    let q1 = period(&account, "2026-Q1");
+    assert_eq!(comp(q1, "tax"), cp("45.00", "45.00"), "{q1}");
+    assert_eq!(comp(q1, "interest"), cp("0.90", "0.90"), "{q1}");
+    assert_eq!(comp(q1, "estimate_penalty"), cp("4.50", "4.50"), "{q1}");
+    assert_eq!(q1["balance"], "0.00");
+    assert_eq!(account["totals"]["credit"], "49.60");
+    check_passes(&app);
+}
