@@ -29,7 +29,11 @@
 //!   due date settles its tax with no interest and no forfeiture;
 //! - a determination's charges take credit the same way ([`apply_credit`],
 //!   called where the determination posts its journal, caused by the
-//!   determination);
+//!   determination), and so does a payment recorded after charges posted
+//!   later than its receipt date (its journal reads the book as of the
+//!   receipt, so it leaves credit next to them: `payments::record` calls
+//!   [`apply_credit`] on today's date, caused by the payment, and the credit
+//!   still counts as deposited on the receipt date);
 //! - only periods with terms take part (a return on file, or a
 //!   determination's period: `payments::terms_of`).
 
