@@ -75,47 +75,57 @@ impl PayorBook {
     /// accounts (security deposit) are left out.
     pub fn from_lines(lines: &[PostedLine]) -> PayorBook {
         let mut book = PayorBook::default();
-        for line in lines {
-            let amount = Money::from_cents(line.amount_cents);
-            match &line.account {
-                Account::Payor {
-                    period, component, ..
-                } => {
-                    let entry = book
-                        .periods
-                        .entry(*period)
-                        .or_default()
-                        .entry(*component)
-                        .or_default();
-                    let is_charge = match line.kind {
-                        // Tax overpaid (an amendment down after payment) moved
-                        // back to credit: less paid, not more charged.
-                        JournalKind::CreditApplied if *component == Component::Tax => false,
-                        JournalKind::Payment
-                        | JournalKind::CreditApplied
-                        | JournalKind::Refund
-                        | JournalKind::SecurityReceived
-                        | JournalKind::SecurityApplied
-                        | JournalKind::SecurityReturned => line.amount_cents > 0,
-                        JournalKind::PaymentReversed => line.amount_cents < 0,
-                        JournalKind::ReturnFiled
-                        | JournalKind::ReturnAmended
-                        | JournalKind::AnnualAdjustment
-                        | JournalKind::Determination
-                        | JournalKind::EstimateReplaced
-                        | JournalKind::ForfeiturePosted => true,
-                    };
-                    if is_charge {
-                        entry.charged += amount;
-                    } else {
-                        entry.paid -= amount;
-                    }
-                }
-                Account::PayorCredit { .. } => book.credit -= amount,
-                _ => {}
-            }
-        }
+        book.add_lines(lines);
         book
+    }
+
+    /// Add `lines` to the book, read as [`PayorBook::from_lines`] reads them
+    /// (a credit application's lines on a copy, lot after lot).
+    pub fn add_lines(&mut self, lines: &[PostedLine]) {
+        for line in lines {
+            self.add_line(line);
+        }
+    }
+
+    fn add_line(&mut self, line: &PostedLine) {
+        let amount = Money::from_cents(line.amount_cents);
+        match &line.account {
+            Account::Payor {
+                period, component, ..
+            } => {
+                let entry = self
+                    .periods
+                    .entry(*period)
+                    .or_default()
+                    .entry(*component)
+                    .or_default();
+                let is_charge = match line.kind {
+                    // Tax overpaid (an amendment down after payment) moved
+                    // back to credit: less paid, not more charged.
+                    JournalKind::CreditApplied if *component == Component::Tax => false,
+                    JournalKind::Payment
+                    | JournalKind::CreditApplied
+                    | JournalKind::Refund
+                    | JournalKind::SecurityReceived
+                    | JournalKind::SecurityApplied
+                    | JournalKind::SecurityReturned => line.amount_cents > 0,
+                    JournalKind::PaymentReversed => line.amount_cents < 0,
+                    JournalKind::ReturnFiled
+                    | JournalKind::ReturnAmended
+                    | JournalKind::AnnualAdjustment
+                    | JournalKind::Determination
+                    | JournalKind::EstimateReplaced
+                    | JournalKind::ForfeiturePosted => true,
+                };
+                if is_charge {
+                    entry.charged += amount;
+                } else {
+                    entry.paid -= amount;
+                }
+            }
+            Account::PayorCredit { .. } => self.credit -= amount,
+            _ => {}
+        }
     }
 
     /// The component of `period`, zero when nothing was posted to it.

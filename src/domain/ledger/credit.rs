@@ -14,6 +14,21 @@
 //!   policy's payment order, interest on the tax it settles and Montello's
 //!   forfeiture posted with it), except that the money comes from the credit
 //!   account, not from cash;
+//! - the credit counts as paid on the day it was deposited, not on the
+//!   posting date (Montello room tax, interest ¶: interest runs "until the
+//!   first day of the month following the month in which the tax is paid or
+//!   deposited"; the forfeiture is due when the tax "is not paid within 30
+//!   days after the due date of the return"):
+//!   [`credit_journal_dated`] applies the credit lot by lot, oldest first
+//!   ([`credit_lots`]: each lot is the receipt date of the payment whose
+//!   overpayment made it, or the date of the credit application that moved
+//!   an amendment's decrease to the credit), each lot as a payment received
+//!   on its date against the book as the earlier lots left it. Interest and
+//!   forfeiture run from the due dates, so a lot deposited on or before a
+//!   period's due date settles its tax with no interest and no forfeiture;
+//!   a lot deposited after it bears them to its own date, never to the
+//!   posting date. Tax overpaid moved back by this very journal is a lot
+//!   dated the posting date (the amendment's filing date);
 //! - one balanced journal of kind `credit_applied` for both steps (the credit
 //!   account appears on one line, its net change), or none at all when there
 //!   is nothing to move and nothing to apply;
@@ -34,7 +49,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use super::account::{Account, Component};
-use super::book::PayorBook;
+use super::book::{PayorBook, PostedLine};
 use super::journal::{Cause, Journal, JournalKind, JournalLine};
 use super::payments::{Applied, PaymentIn, PeriodTerms, Posted, payment_journal};
 use crate::domain::error::DomainError;
@@ -58,12 +73,62 @@ pub struct CreditPosting {
 
 /// The credit application for `payor_id` on `on` against `book` (its accounts
 /// as of `on`, the new charge included), each open period judged by its
-/// `terms`; `None` when nothing is to be moved or applied (see the module doc).
+/// `terms`, all credit counted as deposited on `on`; `None` when nothing is
+/// to be moved or applied (see the module doc).
 pub fn credit_journal(
     payor_id: &str,
     on: NaiveDate,
     cause: Cause,
     book: &PayorBook,
+    terms: &BTreeMap<Period, PeriodTerms>,
+) -> Result<Option<CreditPosting>, DomainError> {
+    credit_journal_dated(payor_id, on, cause, book, &[], terms)
+}
+
+/// The lots of the credit held after `lines` (the payor's lines in posting
+/// order, as [`PayorBook::from_lines`] takes them), oldest first: each
+/// credit to the payor's credit account opens a lot dated its journal's
+/// date; a debit (credit applied, refunded) uses the oldest lots first, a
+/// reversal's debit (a bounced payment's overpayment withdrawn) the newest
+/// first, since that is the lot the reversed payment made.
+pub fn credit_lots(lines: &[PostedLine]) -> Vec<(NaiveDate, Money)> {
+    let mut lots: Vec<(NaiveDate, Money)> = Vec::new();
+    for line in lines {
+        if !matches!(line.account, Account::PayorCredit { .. }) {
+            continue;
+        }
+        let amount = Money::from_cents(line.amount_cents);
+        if amount.is_negative() {
+            lots.push((line.posted_on, -amount));
+            continue;
+        }
+        let mut used = amount;
+        while !used.is_zero() && !lots.is_empty() {
+            let i = if line.kind == JournalKind::PaymentReversed {
+                lots.len() - 1
+            } else {
+                0
+            };
+            let take = used.min(lots[i].1);
+            lots[i].1 -= take;
+            used -= take;
+            if lots[i].1.is_zero() {
+                lots.remove(i);
+            }
+        }
+    }
+    lots
+}
+
+/// [`credit_journal`], the credit held being `lots` (its deposits, oldest
+/// first, from [`credit_lots`]); credit in `book` beyond the lots, and tax
+/// overpaid moved back here, count as deposited on `on`.
+pub fn credit_journal_dated(
+    payor_id: &str,
+    on: NaiveDate,
+    cause: Cause,
+    book: &PayorBook,
+    lots: &[(NaiveDate, Money)],
     terms: &BTreeMap<Period, PeriodTerms>,
 ) -> Result<Option<CreditPosting>, DomainError> {
     let mut lines = Vec::new();
@@ -94,25 +159,58 @@ pub fn credit_journal(
     let mut charges = Vec::new();
     let mut applied = Money::ZERO;
     if has_open && !available.is_negative() && !available.is_zero() {
-        let posting = payment_journal(
-            &PaymentIn {
-                payor_id,
-                payment_id: "credit",
-                received_on: on,
-                amount: available,
-            },
-            book,
-            terms,
-        )?;
-        applied = available - posting.credit;
-        for line in posting.journal.lines() {
-            match line.account {
-                Account::Cash | Account::PayorCredit { .. } => {}
-                _ => lines.push(line.clone()),
+        let mut dated: Vec<(NaiveDate, Money)> = Vec::new();
+        let mut left = available;
+        for (date, amount) in lots {
+            let take = (*amount).min(left);
+            if take.is_negative() || take.is_zero() {
+                continue;
+            }
+            dated.push((*date, take));
+            left -= take;
+        }
+        if !left.is_zero() {
+            dated.push((on, left));
+        }
+        let mut current = book.clone();
+        for (deposited_on, amount) in dated {
+            let posting = payment_journal(
+                &PaymentIn {
+                    payor_id,
+                    payment_id: "credit",
+                    received_on: deposited_on,
+                    amount,
+                },
+                &current,
+                terms,
+            )?;
+            applied += amount - posting.credit;
+            let mut kept = Vec::new();
+            for line in posting.journal.lines() {
+                match line.account {
+                    Account::Cash | Account::PayorCredit { .. } => {}
+                    _ => kept.push(line.clone()),
+                }
+            }
+            current.add_lines(
+                &kept
+                    .iter()
+                    .map(|l| PostedLine {
+                        kind: JournalKind::Payment,
+                        posted_on: on,
+                        account: l.account.clone(),
+                        amount_cents: l.amount_cents,
+                    })
+                    .collect::<Vec<_>>(),
+            );
+            lines.extend(kept);
+            allocations.extend(posting.allocations);
+            charges.extend(posting.charges);
+            if posting.credit == amount {
+                // Nothing left open for this lot: none for later ones.
+                break;
             }
         }
-        allocations = posting.allocations;
-        charges = posting.charges;
     }
     if moved.is_empty() && applied.is_zero() {
         return Ok(None);

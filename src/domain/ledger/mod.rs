@@ -44,8 +44,9 @@ pub mod security;
 
 pub use account::{Account, Component};
 pub use book::{ComponentBook, PayorBook, PostedLine};
-pub use credit::{CreditPosting, credit_journal};
+pub use credit::{CreditPosting, credit_journal, credit_journal_dated, credit_lots};
 pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
+pub use payments::reversal_keeps;
 pub use payments::{
     Applied, PaymentIn, PaymentPosting, PeriodTerms, Posted, payment_journal,
     payment_journal_after, reversal_journal,

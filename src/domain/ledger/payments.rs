@@ -32,10 +32,18 @@
 //! - the journal: cash debited with the payment, each charge posted, each
 //!   allocation credited to its receivable, the credit; it sums to zero
 //!   (`Journal::new` refuses anything else);
-//! - a reversal (a bounced check) is the exact negation of the payment's
-//!   journal, on its own date: what the payment settled is open again, and the
-//!   interest and forfeiture it posted are withdrawn (computed again, posted
-//!   when a payment settles them).
+//! - a reversal (a bounced check) negates the payment's journal, on its own
+//!   date: what the payment settled is open again, and the interest it posted
+//!   is withdrawn (computed again, posted when a payment settles the tax).
+//!   The late-payment forfeiture it posted is NOT withdrawn
+//!   ([`reversal_keeps`]): a payment posts it only when it settles tax more
+//!   than the days after the filing due date, so that tax was "not paid
+//!   within 30 days after the due date of the return" (Montello room tax,
+//!   interest ¶) whether or not the payment stands; the reversal reopens the
+//!   part of it the payment paid, and the charge stays (so the daily posting
+//!   never charges it again and the period never reads it paid beyond its
+//!   charge). Every other line is negated exactly; the journal still sums
+//!   to zero (the forfeiture's charge and its revenue are both kept out).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -272,8 +280,23 @@ pub fn payment_journal_after(
     })
 }
 
+/// Whether a line of a payment's journal is kept out of its reversal: the
+/// late-payment forfeiture the payment charged (the debit on the payor's
+/// forfeiture account and the credit to forfeiture revenue), which stands
+/// (see the module doc).
+pub fn reversal_keeps(account: &Account, amount_cents: i64) -> bool {
+    match account {
+        Account::Payor { component, .. } => {
+            *component == Component::LatePaymentForfeiture && amount_cents > 0
+        }
+        Account::Revenue(component) => *component == Component::LatePaymentForfeiture,
+        _ => false,
+    }
+}
+
 /// The reversal of the payment `payment_id` whose journal had `lines`: every
-/// line negated, posted on `reversed_on`, the clerk's `reason` in its memo.
+/// line negated except the forfeiture charged ([`reversal_keeps`]), posted on
+/// `reversed_on`, the clerk's `reason` in its memo.
 pub fn reversal_journal(
     payment_id: &str,
     lines: &[JournalLine],
@@ -289,6 +312,7 @@ pub fn reversal_journal(
         format!("payment {payment_id} reversed {reversed_on}: {reason}"),
         lines
             .iter()
+            .filter(|l| !reversal_keeps(&l.account, l.amount_cents))
             .map(|l| JournalLine {
                 account: l.account.clone(),
                 amount_cents: -l.amount_cents,

@@ -18,7 +18,8 @@
 //!   names a version that does not exist;
 //! - every payment has one `payment` journal, posted on the day received,
 //!   debiting cash with the amount received; each reversal of it negates that
-//!   journal line for line; no payment journal names a payment that does not
+//!   journal line for line, but for the forfeiture it charged, which stands
+//!   (`domain::ledger::reversal_keeps`); no payment journal names a payment that does not
 //!   exist (the `payments` table's triggers and privileges are checked with
 //!   the ledger's);
 //! - every determination has one `determination` journal posting exactly its
@@ -475,7 +476,14 @@ fn check_payments(
         }
         for reversal in of_kind(JournalKind::PaymentReversed) {
             totals.reversals += 1;
-            let negated: Vec<(String, i64)> = paid.iter().map(|(a, c)| (a.clone(), -c)).collect();
+            // The forfeiture the payment charged stands (domain reversal_keeps).
+            let negated: Vec<(String, i64)> = paid
+                .iter()
+                .filter(|(a, c)| {
+                    !Account::parse(a).is_ok_and(|a| crate::domain::ledger::reversal_keeps(&a, *c))
+                })
+                .map(|(a, c)| (a.clone(), -c))
+                .collect();
             if amounts_of(&reversal.id) != negated || reversal.posted_on < p.received_on {
                 report.broken.push(format!(
                     "{name}: reversal journal {} does not negate journal {}",

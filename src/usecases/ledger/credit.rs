@@ -21,21 +21,38 @@
 //!   (interest on the tax it settles, Montello's forfeiture); one
 //!   `credit_applied` journal caused by the version (`return_version`,
 //!   `<return id>:<version>`), or none when there is nothing to do;
-//! - only periods with a return on file take part (their terms: policy, due
-//!   dates); a period charged only by a determination has no terms here yet
-//!   and is left to the determination's own posting.
+//! - the credit counts as paid on the day it was deposited
+//!   (`domain::ledger::credit_lots`, `credit_journal_dated`): the payor's
+//!   lines as of the filing date give the lots (the receipt date of the
+//!   payment whose overpayment made each, or the date an amendment's
+//!   decrease was moved to credit), so credit deposited before a period's
+//!   due date settles its tax with no interest and no forfeiture;
+//! - a determination's charges take credit the same way ([`apply_credit`],
+//!   called where the determination posts its journal, caused by the
+//!   determination), and so does a payment recorded after charges posted
+//!   later than its receipt date (its journal reads the book as of the
+//!   receipt, so it leaves credit next to them: `payments::record` calls
+//!   [`apply_credit`] on today's date, caused by the payment, and the credit
+//!   still counts as deposited on the receipt date);
+//! - only periods with terms take part (a return on file, or a
+//!   determination's period: `payments::terms_of`).
+
+use chrono::NaiveDate;
 
 use crate::{
     db::{self, DbConn, returns::VersionRow},
     domain::{
-        ledger::{Cause, Component, CreditPosting, credit_journal},
+        ledger::{
+            Account, Cause, Component, CreditPosting, JournalKind, PayorBook, PostedLine,
+            credit_journal_dated, credit_lots,
+        },
         registry::Invalid,
     },
     error::ApiError,
     usecases::returns::PayorTerms,
 };
 
-use super::payments::{book_as_of, terms_of};
+use super::payments::terms_of;
 
 /// Apply the payor's credit after the version `row` posted its charge (see
 /// the module doc); what was posted, if anything.
@@ -44,9 +61,25 @@ pub fn apply_after_charge(
     payor_id: &str,
     row: &VersionRow,
 ) -> Result<Option<CreditPosting>, ApiError> {
-    let municipality_id = row.municipality_id;
+    let cause = Cause::ReturnVersion {
+        return_id: row.return_id.clone(),
+        version: row.version,
+    };
+    apply_credit(conn, row.municipality_id, payor_id, row.filed_on, cause)
+}
+
+/// Apply the payor's credit on `on` after a charge caused by `cause` posted
+/// (a return's version, a determination); what was posted, if anything.
+pub fn apply_credit(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    on: NaiveDate,
+    cause: Cause,
+) -> Result<Option<CreditPosting>, ApiError> {
     db::payments::lock_payor(conn, municipality_id, payor_id)?;
-    let mut book = book_as_of(conn, municipality_id, payor_id, row.filed_on)?;
+    let lines = lines_as_of(conn, municipality_id, payor_id, on)?;
+    let mut book = PayorBook::from_lines(&lines);
     let overpaid = book
         .periods
         .values()
@@ -59,15 +92,39 @@ pub fn apply_after_charge(
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     let period_terms = terms_of(conn, &terms, &book)?;
     book.periods.retain(|p, _| period_terms.contains_key(p));
-    let cause = Cause::ReturnVersion {
-        return_id: row.return_id.clone(),
-        version: row.version,
-    };
-    let Some(posting) = credit_journal(payor_id, row.filed_on, cause, &book, &period_terms)
+    let lots = credit_lots(&lines);
+    let Some(posting) = credit_journal_dated(payor_id, on, cause, &book, &lots, &period_terms)
         .map_err(|e| ApiError::from(Invalid(vec![e])))?
     else {
         return Ok(None);
     };
     super::post(conn, municipality_id, &posting.journal)?;
     Ok(Some(posting))
+}
+
+/// The payor's lines posted on or before `as_of`, in posting order.
+fn lines_as_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    as_of: NaiveDate,
+) -> Result<Vec<PostedLine>, ApiError> {
+    let rows = db::ledger::payor_lines_as_of(
+        conn,
+        municipality_id,
+        &Account::payor_prefix(payor_id),
+        as_of,
+    )?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(PostedLine {
+                kind: JournalKind::parse(&r.kind)
+                    .ok_or_else(|| ApiError::internal("stored journal has an unknown kind"))?,
+                posted_on: r.posted_on,
+                account: Account::parse(&r.account)
+                    .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
+                amount_cents: r.amount_cents,
+            })
+        })
+        .collect()
 }

@@ -509,6 +509,15 @@ pub fn make(
         created_at: db::identity::now(),
     };
     db::determinations::insert(conn, &row)?;
+    super::credit::apply_credit(
+        conn,
+        municipality_id,
+        payor_id,
+        determined_on,
+        crate::domain::ledger::Cause::Determination {
+            determination_id: id.clone(),
+        },
+    )?;
     Actor::of(ctx)?.log_write(conn, ctx, "determination", &id, "create")?;
     DeterminationRecord::from_row(row)
 }

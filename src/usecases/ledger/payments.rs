@@ -348,6 +348,19 @@ pub fn record(
     };
     db::payments::insert(conn, &row)?;
     let journal_id = super::post(conn, municipality_id, &posting.journal)?;
+    // Credit left while charges posted after `received_on` (a payment
+    // recorded late) are open: applied to them today (`credit::apply_credit`).
+    if !posting.credit.is_zero() && today > body.received_on {
+        super::credit::apply_credit(
+            conn,
+            municipality_id,
+            payor_id,
+            today,
+            crate::domain::ledger::Cause::Payment {
+                payment_id: id.clone(),
+            },
+        )?;
+    }
     Actor::of(ctx)?.log_write(conn, ctx, "payment", &id, "create")?;
     Ok(RecordedPayment {
         row,

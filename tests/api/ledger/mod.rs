@@ -8,6 +8,7 @@
 mod backdating;
 mod check;
 mod clearance;
+mod credit;
 mod daily;
 mod delinquencies;
 mod demo;

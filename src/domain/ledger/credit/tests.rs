@@ -225,3 +225,83 @@ fn nothing_held_or_nothing_open_posts_nothing() {
         None
     );
 }
+
+fn dated(kind: JournalKind, on: &str, account: Account, cents: i64) -> PostedLine {
+    PostedLine {
+        kind,
+        posted_on: d(on),
+        account,
+        amount_cents: cents,
+    }
+}
+
+#[test]
+fn lots_are_used_oldest_first_and_a_reversal_withdraws_the_newest() {
+    // Credit 100.00 (04-10), 50.00 (04-20), 30.00 (05-01); 120.00 applied
+    // (oldest first: 100.00 of 04-10, 20.00 of 04-20); the 05-01 payment
+    // reversed takes its 30.00 back; 10.00 refunded from 04-20's 30.00 left.
+    let lines = vec![
+        dated(JournalKind::Payment, "2026-04-10", credit(), -10000),
+        dated(JournalKind::Payment, "2026-04-20", credit(), -5000),
+        dated(JournalKind::Payment, "2026-05-01", credit(), -3000),
+        dated(JournalKind::CreditApplied, "2026-05-05", credit(), 12000),
+        dated(JournalKind::PaymentReversed, "2026-05-06", credit(), 3000),
+        dated(JournalKind::Refund, "2026-05-07", credit(), 1000),
+    ];
+    assert_eq!(credit_lots(&lines), vec![(d("2026-04-20"), m("20.00"))]);
+    assert_eq!(PayorBook::from_lines(&lines).credit, m("20.00"));
+}
+
+#[test]
+fn credit_counts_as_paid_on_the_day_each_lot_was_deposited() {
+    // Q1 tax 300.00 (due 2026-04-30) charged on 2026-07-20, credit 300.00 in
+    // two lots: 100.00 deposited 2026-04-25 (before the due date: no
+    // interest) and 200.00 deposited 2026-06-15 (interest 200 × 1 % × 2
+    // months, to 2026-07-01, = 4.00; more than 30 days after the filing due
+    // date, but no previous year: no forfeiture). 4.00 of interest is left
+    // open after the lots (300.00 all applied to tax... then none left for the
+    // interest): the 2026-06-15 lot pays tax 200.00 only.
+    let posted = vec![
+        line(JournalKind::Payment, credit(), -30000),
+        line(JournalKind::ReturnFiled, tax("2026-Q1"), 30000),
+    ];
+    let book = PayorBook::from_lines(&posted);
+    let lots = [
+        (d("2026-04-25"), m("100.00")),
+        (d("2026-06-15"), m("200.00")),
+    ];
+    let c = credit_journal_dated(P, d("2026-07-20"), cause(), &book, &lots, &terms())
+        .unwrap()
+        .unwrap();
+    let interest: Vec<Money> = c
+        .charges
+        .iter()
+        .filter(|p| p.component == Component::Interest)
+        .map(|p| p.line.amount)
+        .collect();
+    assert_eq!(interest, vec![m("4.00")]);
+    assert_eq!(c.credit_left, m("0.00"));
+    let after = with_journal(posted.clone(), &c.journal);
+    assert_eq!(
+        after.component(&q("2026-Q1"), Component::Tax).balance(),
+        m("0.00")
+    );
+    assert_eq!(
+        after
+            .component(&q("2026-Q1"), Component::Interest)
+            .balance(),
+        m("4.00")
+    );
+    assert_eq!(after.credit, m("0.00"));
+    // All of it counted as deposited on the posting date instead: 3 months
+    // on 300.00 (to 2026-08-01) = 9.00.
+    let undated = credit_journal(P, d("2026-07-20"), cause(), &book, &terms())
+        .unwrap()
+        .unwrap();
+    assert!(
+        undated
+            .charges
+            .iter()
+            .any(|p| p.component == Component::Interest && p.line.amount == m("9.00"))
+    );
+}

@@ -212,21 +212,39 @@ fn a_reversal_negates_the_payment_and_reopens_what_it_settled() {
     let book = PayorBook::from_lines(&lines);
     let q1 = q("2026-Q1");
     assert_eq!(book.component(&q1, Component::Tax).balance(), m("427.50"));
-    // Interest and forfeiture withdrawn: charged again when a payment settles the tax.
+    // Interest withdrawn (charged again when a payment settles the tax); the
+    // forfeiture stands: the tax was not paid within 30 days whether or not b
+    // stands, so it stays charged (90.00) and is open again (b paid it).
     assert_eq!(book.component(&q1, Component::Interest).charged, m("0.00"));
+    let forfeiture = book.component(&q1, Component::LatePaymentForfeiture);
     assert_eq!(
-        book.component(&q1, Component::LatePaymentForfeiture)
-            .charged,
-        m("0.00")
+        (forfeiture.charged, forfeiture.balance()),
+        (m("90.00"), m("90.00"))
     );
-    let again = pay(&mut lines, "b2", "2026-08-03", "100.00");
+    // Only the forfeiture's charge and revenue lines are kept out; every
+    // other line of b is negated exactly.
+    let kept: Vec<_> = b
+        .journal
+        .lines()
+        .iter()
+        .filter(|l| reversal_keeps(&l.account, l.amount_cents))
+        .map(|l| (l.account.to_string(), l.amount_cents))
+        .collect();
     assert_eq!(
-        charged(&again),
+        kept,
         vec![
-            row("2026-Q1", "interest", "4.00"),
-            row("2026-Q1", "late_payment_forfeiture", "90.00")
+            (format!("payor:{P}:2026-Q1:late_payment_forfeiture"), 9000),
+            (
+                "municipality:revenue:late_payment_forfeiture".to_owned(),
+                -9000
+            )
         ]
     );
+    assert_eq!(reversal.lines().len(), b.journal.lines().len() - 2);
+    // 100.00 on 2026-08-03: interest 100 × 1 % × 4 months = 4.00; no second
+    // forfeiture.
+    let again = pay(&mut lines, "b2", "2026-08-03", "100.00");
+    assert_eq!(charged(&again), vec![row("2026-Q1", "interest", "4.00")]);
 }
 
 #[test]
