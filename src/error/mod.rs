@@ -269,7 +269,7 @@ impl From<tokio::task::JoinError> for ApiError {
     }
 }
 
-impl From<crate::domain::DomainError> for ApiError {
+impl From<crate::domain::DomainError> for FieldError {
     fn from(err: crate::domain::DomainError) -> Self {
         use crate::domain::DomainError;
         match err {
@@ -277,12 +277,18 @@ impl From<crate::domain::DomainError> for ApiError {
                 field,
                 rule,
                 message,
-            } => Self::Validation(vec![FieldError::new(field, rule, message)]),
-            DomainError::NoPolicy { date } => Self::invalid(
+            } => FieldError::new(field, rule, message),
+            DomainError::NoPolicy { date } => FieldError::new(
                 "period",
                 "no_policy_in_force",
                 format!("no policy version of this municipality is in force on {date}"),
             ),
         }
+    }
+}
+
+impl From<crate::domain::DomainError> for ApiError {
+    fn from(err: crate::domain::DomainError) -> Self {
+        Self::Validation(vec![err.into()])
     }
 }

@@ -93,6 +93,13 @@ pub fn registry_fault(field: &str, fault: TextFault, max: usize) -> DomainError 
     }
 }
 
+/// One line of free text on `field` (a payment's reference, a reversal's or a
+/// deposit's reason): trimmed, 1 to `max` characters, something visible, no
+/// control characters (the registry's rules and rule names).
+pub fn one_line(field: &str, raw: &str, max: usize) -> Result<String, DomainError> {
+    judge(raw, max, false).map_err(|fault| registry_fault(field, fault, max))
+}
+
 /// The key a legal name is searched by: its Unicode lower case (Rust's
 /// `to_lowercase`, per character, so a prefix's key is a prefix of the
 /// name's key). Stored beside the name so that the prefix filter is

@@ -116,25 +116,13 @@ fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
     FieldError::new(field, rule, message.into())
 }
 
-/// A one-line text of 1 to `max` characters, trimmed.
+/// A one-line text of 1 to `max` characters, trimmed
+/// (`registry::text::one_line`); a fault joins `faults`.
 fn one_line(field: &str, text: &str, max: usize, faults: &mut Vec<FieldError>) -> String {
-    let text = text.trim();
-    if text.is_empty() {
-        faults.push(fault(field, "non_empty", "must not be empty"));
-    } else if text.chars().count() > max {
-        faults.push(fault(
-            field,
-            "max_length",
-            format!("at most {max} characters"),
-        ));
-    } else if text.chars().any(char::is_control) {
-        faults.push(fault(
-            field,
-            "no_control_characters",
-            "one line, no control characters",
-        ));
-    }
-    text.to_owned()
+    crate::domain::registry::text::one_line(field, text, max).unwrap_or_else(|e| {
+        faults.push(e.into());
+        text.trim().to_owned()
+    })
 }
 
 fn not_after_today(field: &str, date: NaiveDate, today: NaiveDate, faults: &mut Vec<FieldError>) {

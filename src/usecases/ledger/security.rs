@@ -236,30 +236,9 @@ fn record_event(
     Ok(())
 }
 
-/// A one-line text of 1 to `max` characters, trimmed.
+/// A one-line text of 1 to `max` characters, trimmed (`registry::text::one_line`).
 fn one_line(field: &str, text: &str, max: usize) -> Result<String, ApiError> {
-    let text = text.trim();
-    let bad = if text.is_empty() {
-        Some(fault(field, "non_empty", "must not be empty"))
-    } else if text.chars().count() > max {
-        Some(fault(
-            field,
-            "max_length",
-            format!("at most {max} characters"),
-        ))
-    } else if text.chars().any(char::is_control) {
-        Some(fault(
-            field,
-            "no_control_characters",
-            "one line, no control characters",
-        ))
-    } else {
-        None
-    };
-    match bad {
-        Some(f) => Err(ApiError::Validation(vec![f])),
-        None => Ok(text.to_owned()),
-    }
+    Ok(crate::domain::registry::text::one_line(field, text, max)?)
 }
 
 /// Require a security deposit of `amount` for `reason` (see the module doc).

@@ -131,6 +131,18 @@ async fn a_deposit_required_received_applied_after_ten_days_notice_and_returned_
         .map(|e| e["rule"].as_str().unwrap())
         .collect();
     assert_eq!(rules, ["security_above_maximum", "non_empty"]);
+    // A reason made only of invisible characters (a bidi override and a zero-width
+    // space) is no reason, as in the registry.
+    let res = post(
+        &app,
+        &clerk,
+        &deposits(&payor),
+        json!({"amount": "1000.00", "reason": "\u{202e}\u{200b}"}),
+    )
+    .await;
+    let body = assert_problem(res, 422, "validation-failed").await;
+    assert_eq!(body["errors"][0]["field"], "reason");
+    assert_eq!(body["errors"][0]["rule"], "non_empty");
     // The operator may not require one (it is related: 403).
     let operator = app.token(OPERATOR).await;
     let res = post(
