@@ -231,6 +231,12 @@ pub enum Action {
     /// Require, receive, apply and return security deposits; issue clearance
     /// certificates; show a transfer's successor liability.
     EnforceCollection,
+    /// Submit (and correct) the municipality's collected totals to its zone and
+    /// record the transfer of the commission's share as paid.
+    SubmitRemittances,
+    /// Record the DOT's vehicle registration fee remittances and the fund's
+    /// spending (Montello vehicle fee article).
+    RecordVehicleFees,
 }
 
 impl Action {
@@ -252,6 +258,8 @@ impl Action {
             Action::EnforceCollection => {
                 "hold security deposits, issue clearance certificates or review transfers"
             }
+            Action::SubmitRemittances => "submit remittances to the zone",
+            Action::RecordVehicleFees => "record vehicle registration fee remittances or spending",
         }
     }
 
@@ -268,6 +276,7 @@ impl Action {
             | Action::RecordPayments => true,
             Action::MakeDeterminations => true,
             Action::EnforceCollection => true,
+            Action::SubmitRemittances | Action::RecordVehicleFees => true,
             Action::WritePayors
             | Action::ManagePolicies
             | Action::ReadAccessLog
@@ -469,6 +478,12 @@ impl MunicipalityContext {
             // staff read determinations but do not make them.
             Action::MakeDeterminations => self.has_role(&[Role::ClerkTreasurer]).is_some(),
             Action::EnforceCollection => self
+                .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
+                .is_some(),
+            // The ordinance gives the distribution to the municipality (Montello
+            // distribution ¶A): the clerk-treasurer confirms what is forwarded.
+            Action::SubmitRemittances => self.has_role(&[Role::ClerkTreasurer]).is_some(),
+            Action::RecordVehicleFees => self
                 .has_role(&[Role::ClerkTreasurer, Role::MunicipalStaff])
                 .is_some(),
         };

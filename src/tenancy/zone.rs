@@ -1,18 +1,24 @@
 //! A caller inside one tourism zone (`Tenant::Zone`).
 //!
-//! Contract: only a `zone_admin` grant of this zone administers it (its role
-//! grants, invitations and membership, and API clients); a zone admin never
-//! gains confidential municipal data from that role. A caller with no
-//! relation to the zone (no grant in it, no client bound to it, no role in a
-//! current member municipality) gets 404 for its administration; one with a
-//! relation but without the role gets 403 saying what it may not do. Every
-//! zone action records the person responsible, so API clients are refused.
-//! Pure: no I/O.
+//! Contract: each [`ZoneAction`] names the zone roles that may take it
+//! ([`ZoneAction::roles`]): only a `zone_admin` administers the zone (its role
+//! grants, invitations and membership, API clients, the commission roster);
+//! the zone admin, commission members and the tourism entity read the
+//! members' remittances, seats and totals; the tourism entity files its
+//! expenditure reports; commission members review them. No zone role ever
+//! gains confidential municipal data (an operator's return or account). A
+//! member municipality's clerk-treasurer reaches its own side of the zone
+//! (its report back, its inspection requests) through
+//! [`ZoneContext::member_clerk_of`]. A caller with no relation to the zone
+//! (no grant in it, no client bound to it, no role in a current member
+//! municipality) gets 404; one with a relation but without the role gets 403
+//! saying what it may not do. Actions that record the person responsible
+//! refuse API clients. Pure: no I/O.
 
 use super::{Caller, DbScope, Tenant, refuse, refuse_client};
 use crate::{auth::Role, error::ApiError};
 
-/// Zone actions; every one needs `zone_admin`.
+/// Zone actions, each with the zone roles that may take it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ZoneAction {
     /// Grant and revoke zone roles.
@@ -21,22 +27,58 @@ pub enum ZoneAction {
     ManageMembership,
     /// Register and revoke the zone's API clients.
     ManageApiClients,
+    /// Keep the commission roster (members, affiliations, industry seats).
+    ManageRoster,
+    /// Read the members' remittances, seats and per-municipality totals
+    /// (never an operator's figures).
+    ReadDistributions,
+    /// File and amend the tourism entity's expenditure reports.
+    FileExpenditureReports,
+    /// Read expenditure reports, their items, reviews and attachments.
+    ReadExpenditureReports,
+    /// Comment on, question, accept or return expenditure reports; record the
+    /// answers to inspection requests.
+    ReviewExpenditureReports,
 }
 
 impl ZoneAction {
-    /// What the action does, in words, completing "only a zone_admin of this zone may ...".
+    /// What the action does, in words, completing "your role in this zone may not ...".
     pub fn describe(self) -> &'static str {
         match self {
             ZoneAction::ManageUsers => "manage the zone's users and their roles",
             ZoneAction::ManageMembership => "manage the zone's municipalities and membership",
             ZoneAction::ManageApiClients => "register or revoke the zone's API clients",
+            ZoneAction::ManageRoster => "keep the commission roster",
+            ZoneAction::ReadDistributions => "read the members' remittances and totals",
+            ZoneAction::FileExpenditureReports => "file or amend expenditure reports",
+            ZoneAction::ReadExpenditureReports => "read expenditure reports",
+            ZoneAction::ReviewExpenditureReports => "review expenditure reports",
         }
     }
 
-    /// Whether only a person may take it: every zone action does (what it
-    /// records names the person responsible).
+    /// The zone roles that may take the action (DESIGN §1).
+    pub fn roles(self) -> &'static [Role] {
+        match self {
+            ZoneAction::ManageUsers
+            | ZoneAction::ManageMembership
+            | ZoneAction::ManageApiClients
+            | ZoneAction::ManageRoster => &[Role::ZoneAdmin],
+            ZoneAction::ReadDistributions => {
+                &[Role::ZoneAdmin, Role::CommissionMember, Role::TourismEntity]
+            }
+            ZoneAction::FileExpenditureReports => &[Role::TourismEntity],
+            ZoneAction::ReadExpenditureReports => &[Role::CommissionMember, Role::TourismEntity],
+            ZoneAction::ReviewExpenditureReports => &[Role::CommissionMember],
+        }
+    }
+
+    /// Whether only a person may take it: what it records names the person
+    /// responsible. Reading may be done by a zone's API client.
     pub fn needs_person(self) -> bool {
-        true
+        !matches!(
+            self,
+            ZoneAction::ReadDistributions | ZoneAction::ReadExpenditureReports
+        )
     }
 }
 
@@ -70,13 +112,22 @@ impl Caller {
 }
 
 impl ZoneContext {
-    /// Refuse unless the caller is a zone admin here: 404 without any relation
-    /// to the zone, 403 with one.
+    /// Refuse unless the caller holds one of the action's roles here: 404
+    /// without any relation to the zone, 403 with one.
     pub fn require(&self, action: ZoneAction) -> Result<(), ApiError> {
-        if !self.caller.has_zone_role(self.zone_id, Role::ZoneAdmin) {
+        let roles = action.roles();
+        if !roles
+            .iter()
+            .any(|r| self.caller.has_zone_role(self.zone_id, *r))
+        {
+            let names: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
             return Err(refuse(
                 self.related,
-                format!("only a zone_admin of this zone may {}", action.describe()),
+                format!(
+                    "only a {} of this zone may {}",
+                    names.join(" or "),
+                    action.describe()
+                ),
             ));
         }
         refuse_client(
@@ -85,6 +136,30 @@ impl ZoneContext {
             action.needs_person(),
             action.describe(),
         )
+    }
+
+    /// Whether the caller is the clerk-treasurer of `municipality_id` (a
+    /// member of this zone, which the caller of this method has checked): the
+    /// member's own side of the zone (its report back, its inspection
+    /// requests). A person only: what it records names the clerk.
+    pub fn member_clerk_of(&self, municipality_id: i64) -> bool {
+        self.caller.is_person()
+            && self
+                .caller
+                .municipal_roles(municipality_id)
+                .any(|g| g.role == Role::ClerkTreasurer)
+    }
+
+    /// Whether the caller has any relation to the zone (a refusal answers 403
+    /// when it has, 404 when not).
+    pub fn is_related(&self) -> bool {
+        self.related
+    }
+
+    /// Refuse with the zone's rule: 403 naming `reason` when the caller is
+    /// related to the zone, 404 when not.
+    pub fn refuse(&self, reason: String) -> ApiError {
+        refuse(self.related, reason)
     }
 
     /// This zone as a tenant.
@@ -135,6 +210,27 @@ mod tests {
             let answer = clerk.in_zone(7, &[1]).require(ZoneAction::ManageApiClients);
             assert_eq!(status_of(answer), refused);
         }
+        // Zone roles beyond the admin: reading, filing and reviewing.
+        let entity = user(vec![grant(Role::TourismEntity, Tenant::Zone(7), None)]);
+        for (who, action, answer) in [
+            (&commission, ZoneAction::ReadDistributions, "ok"),
+            (&entity, ZoneAction::ReadDistributions, "ok"),
+            (&admin, ZoneAction::ReadDistributions, "ok"),
+            (&entity, ZoneAction::FileExpenditureReports, "ok"),
+            (&commission, ZoneAction::FileExpenditureReports, "403"),
+            (&commission, ZoneAction::ReviewExpenditureReports, "ok"),
+            (&entity, ZoneAction::ReviewExpenditureReports, "403"),
+            (&admin, ZoneAction::ReadExpenditureReports, "403"),
+            (&entity, ZoneAction::ManageRoster, "403"),
+        ] {
+            assert_eq!(
+                status_of(who.in_zone(7, &[1]).require(action)),
+                answer,
+                "{action:?}"
+            );
+        }
+        assert!(clerk_of(1).in_zone(7, &[1]).member_clerk_of(1));
+        assert!(!clerk_of(1).in_zone(7, &[1]).member_clerk_of(2));
         let scope = admin.in_zone(7, &[1]).db_scope();
         assert_eq!(scope.zone_id, Some(7));
         assert_eq!(scope.municipality_id, None);
