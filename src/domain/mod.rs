@@ -35,6 +35,7 @@ pub mod presets;
 pub mod quote;
 pub mod registry;
 pub mod returns;
+pub mod statistics;
 pub mod tenant;
 pub mod zone_membership;
 
