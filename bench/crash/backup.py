@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import crash  # noqa: E402
 
@@ -58,7 +59,7 @@ def main():
     out = subprocess.run([args.bin, "demo"], env=env, capture_output=True, text=True, check=True)
     password = next(line.split(": ", 1)[1].strip() for line in out.stdout.splitlines()
                     if line.startswith("Demo accounts (password shown only now): "))
-    run = crash.Run(argparse.Namespace(seed=args.seed, clients=args.clients, payors=6))
+    run = crash.Run(argparse.Namespace(seed=args.seed, clients=args.clients, payors=6, fault=None))
     server = crash.Server(args.bin, args.work, env)
     server.start()
     run.setup(server, password)
@@ -90,6 +91,11 @@ def main():
     for t in threads:
         t.join()
     take("idle.db")
+    # The backups must have been taken under load: requests acknowledged before
+    # each and between them (else this run proves nothing).
+    seen = [len(b["acked_before"]) for b in backups]
+    if len(seen) != args.backups + 1 or seen[0] == 0 or any(a >= b for a, b in zip(seen, seen[1:])):
+        failures.append(f"the clients did not write between the backups (acknowledged before each: {seen})")
     live = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     live_tables = tables(live)
     report = []
@@ -133,6 +139,14 @@ def main():
     for suffix in ("-wal", "-shm"):
         if os.path.exists(source + suffix):
             crash.log(f"note: {os.path.basename(source)}{suffix} left after SIGTERM")
+    # The README's restore: the service stopped, the idle backup restored over the
+    # live database (--force), then the ledger check on it.
+    res = subprocess.run([args.bin, "restore", "--input", os.path.join(args.work, "idle.db"), "--force"],
+                         env=env, capture_output=True, text=True)
+    if res.returncode != 0 or "kept as" not in res.stdout:
+        failures.append(f"restore over the stopped service's database: {res.stdout[-500:]}{res.stderr[-500:]}")
+    else:
+        crash.log("restored idle.db over the stopped service's database (the old one kept)")
     shown = APPEND_ONLY[:3] + ["tax_returns", "return_versions", "idempotency_keys"]
     print("backup            " + " ".join(f"{t[:16]:>17}" for t in shown) + "  (rows in the backup / live at the end)")
     for r in report:

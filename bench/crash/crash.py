@@ -197,9 +197,12 @@ class Run:
         addr = server.addr
         with self.lock:
             self.stats["requests"] += 1
+        # --fault retry-without-key: a client that forgets its key on retries, to show
+        # that the verification catches what a crash then does (a double payment).
+        key = None if self.args.fault == "retry-without-key" and op.get("attempts") else op["key"]
         try:
             st, body, headers = request(addr, "POST", op["path"], op["body"],
-                                        token=self.tokens[op["m"]], key=op["key"])
+                                        token=self.tokens[op["m"]], key=key)
         except (OSError, http.client.HTTPException):
             with self.lock:
                 self.stats["connection_errors"] += 1
@@ -377,6 +380,8 @@ def main():
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--min-load", type=float, default=0.3, help="least seconds of load before a kill")
     ap.add_argument("--max-load", type=float, default=2.5, help="most seconds of load before a kill")
+    ap.add_argument("--fault", choices=["retry-without-key"],
+                    help="break the client on purpose (the run must then FAIL)")
     ap.add_argument("--sql-url", help="PostgreSQL URL that reads every row (superuser), for the SQL checks")
     args = ap.parse_args()
     env = dict(os.environ)
@@ -449,11 +454,12 @@ def main():
     }
     with open(os.path.join(args.work, "result.json"), "w") as f:
         json.dump(result, f, indent=2)
+    verdict = "each present exactly once" if not run.failures else "verified"
     summary = (f"{args.backend}: {len(kills)} kill -9 cycles, {filings} filings and {payments} payments "
-               f"acknowledged, each present exactly once; {run.stats['requests']} requests, "
+               f"acknowledged, {verdict}; {run.stats['requests']} requests, "
                f"{run.stats['connection_errors']} lost to a kill, {run.stats['retried_then_acked']} "
-               f"acknowledged on a retry with the same key, {run.stats['taken_over_after_lease']} after "
-               f"the 5-minute lease; roomtax check {'passed' if check.returncode == 0 else 'FAILED'}; "
+               f"acknowledged on a retry (of which {run.stats['taken_over_after_lease']} after "
+               f"the 5-minute lease); roomtax check {'passed' if check.returncode == 0 else 'FAILED'}; "
                f"{result['seconds']} s")
     if run.failures:
         print(f"FAIL {summary}\n  " + "\n  ".join(run.failures[:50]))

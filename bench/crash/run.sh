@@ -6,12 +6,14 @@
 # every journal summing to zero, `roomtax check` passing. See bench/crash/README.md.
 #
 #   bench/crash/run.sh [--backend sqlite|postgres] [--cycles N] [--short] [--clients K]
-#                      [--seed S] [--keep]
+#                      [--seed S] [--keep] [--fault retry-without-key]
 #
 #   --backend   sqlite (default: a fresh file) or postgres (a fresh database and two fresh
 #               roles made by deploy/postgres-init/01-roles.sh, dropped afterwards)
 #   --cycles    kill -9 cycles (default 20); --short: 3 (CI)
 #   --keep      keep the work folder (database, server logs, result.json)
+#   --fault retry-without-key   retries forget their Idempotency-Key: the run must FAIL
+#               (it shows the verification catches duplicates)
 # Settings: ROOMTAX_BIN (default target/debug/roomtax, built with `cargo build` when
 # missing), ROOMTAX_CRASH_PG_URL (superuser server URL, default
 # postgres://postgres@127.0.0.1:5432/postgres). Needs python3 (standard library), psql
@@ -19,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-backend=sqlite cycles=20 clients=4 seed="" keep=""
+backend=sqlite cycles=20 clients=4 seed="" keep="" fault=""
 while (($#)); do
   case $1 in
     --backend) backend=$2; shift 2 ;;
@@ -28,7 +30,8 @@ while (($#)); do
     --clients) clients=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --fault) fault=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -74,4 +77,5 @@ fi
 args=(--bin "$bin" --work "$work" --backend "$backend" --cycles "$cycles" --clients "$clients")
 [[ -n $seed ]] && args+=(--seed "$seed")
 [[ -n $sql_url ]] && args+=(--sql-url "$sql_url")
+[[ -n $fault ]] && args+=(--fault "$fault")
 python3 bench/crash/crash.py "${args[@]}"

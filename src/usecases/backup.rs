@@ -12,9 +12,10 @@
 //!   leaves no output and no temporary file behind. It reports the size and the
 //!   SHA-256 of the bytes written.
 //! - [`restore`] puts a backup in place of the service's database, which must be
-//!   stopped: it refuses while the database has a `-wal` or `-shm` file (open by
-//!   a process, or not closed cleanly: SQLite would replay an old write-ahead
-//!   log onto the restored file). It copies the backup beside the database,
+//!   stopped: a `-wal` or `-shm` file beside it is first checkpointed away (one
+//!   open and close: SQLite removes them on the last close), and it refuses when
+//!   they remain (another process has the database open; replacing the file
+//!   under it, or under an old write-ahead log, would corrupt it). It copies the backup beside the database,
 //!   verifies the copy (`PRAGMA integrity_check`, migrations, then the ledger's
 //!   invariants of `roomtax check`, `usecases::ledger::check`), keeps the
 //!   database it replaces under a new name, and moves the copy into place.
@@ -264,15 +265,26 @@ pub fn restore(
     if !input.is_file() {
         return Err(failed(format!("no backup file at {}", input.display())));
     }
-    for suffix in ["-wal", "-shm"] {
-        let side = PathBuf::from(format!("{}{suffix}", database.display()));
-        if side.exists() {
-            return Err(failed(format!(
-                "{} exists: the database is open (stop the service first) or was not closed \
-                 cleanly (then run `roomtax check` once, which recovers and closes it, and retry)",
-                side.display()
-            )));
-        }
+    let sides = || {
+        ["-wal", "-shm"]
+            .map(|suffix| PathBuf::from(format!("{}{suffix}", database.display())))
+            .into_iter()
+            .filter(|side| side.exists())
+            .collect::<Vec<_>>()
+    };
+    if !sides().is_empty() {
+        // Left by a process that did not close the database (a stopped service's
+        // pool, a crash), or by one that has it open: opening and closing it
+        // checkpoints the log and removes both files when no other connection
+        // has the database open (SQLite's own rule on the last close).
+        drop(target.connect().map_err(|e| failed(e.to_string()))?);
+    }
+    if let Some(side) = sides().first() {
+        return Err(failed(format!(
+            "{} is still there after a checkpoint: a process has the database open \
+             (stop the service first)",
+            side.display()
+        )));
     }
     if database.exists() && !force {
         return Err(failed(format!(

@@ -229,7 +229,8 @@ fn restore_verifies_the_backup_then_replaces_the_database() {
         text(&out)
     );
 
-    // While the database is open (its -wal file exists): refused.
+    // While the database is open (its -wal file exists): refused. (Side files
+    // a stopped process left are checkpointed away first: see backup.sh.)
     let mut conn = connect(&target);
     use diesel::RunQueryDsl;
     diesel::sql_query("SELECT 1 FROM payments")
