@@ -1,6 +1,7 @@
 //! The command line: `serve` (default), `migrate`, `demo`, `check`, `post-daily`,
 //! `policy add`, `admin ...` (tenants, users, passwords, signing keys),
 //! `openapi`.
+//! `backup` and `restore` (SQLite; PostgreSQL: the pg_dump procedure, exit 2).
 //!
 //! Contract: parse arguments, load [`Settings`], call into the library and
 //! turn failures into a message on stderr and a non-zero exit code. No
@@ -62,6 +63,30 @@ pub enum Command {
     /// Administration: tenants (zones, municipalities), users, passwords, role grants, signing keys.
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Back the SQLite database up while the service runs: a consistent copy
+    /// (SQLite's VACUUM INTO, as of one commit), fsynced, checked with
+    /// PRAGMA integrity_check, moved into place; prints its size and SHA-256.
+    /// On PostgreSQL it explains the pg_dump procedure and exits 2.
+    Backup {
+        /// The file to write (mode 0600); refused if it exists, unless --force.
+        #[arg(long)]
+        output: PathBuf,
+        /// Replace an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Restore a backup as the SQLite database (the service must be stopped):
+    /// verifies a copy (PRAGMA integrity_check, migrations, `roomtax check`)
+    /// before moving it into place; the database it replaces is kept as
+    /// `<file>.replaced-<time>`. On PostgreSQL it explains pg_restore and exits 2.
+    Restore {
+        /// The backup file (as `roomtax backup` wrote it).
+        #[arg(long)]
+        input: PathBuf,
+        /// Replace an existing database file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print the OpenAPI document (as committed in openapi/openapi.json).
     Openapi {
         /// Write to this file instead of standard output.
@@ -444,6 +469,17 @@ fn problem_text(err: crate::error::ApiError) -> String {
         .join("; ")
 }
 
+/// A backup's or restore's failure as one line; on PostgreSQL the
+/// explanation of the pg_dump procedure, and exit status 2 (not a failure of
+/// the command: a procedure that lives outside it).
+fn backup_text(err: crate::usecases::backup::BackupError) -> String {
+    if let crate::usecases::backup::BackupError::Postgres = err {
+        eprintln!("roomtax: {err}");
+        std::process::exit(2);
+    }
+    err.to_string()
+}
+
 /// Entry point used by `main.rs`.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -640,6 +676,38 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::PostDaily { municipality } => {
             telemetry::init(&settings);
             post_daily(&settings, &municipality)
+        }
+        Command::Backup { output, force } => {
+            let report = crate::usecases::backup::backup(&settings.database_url, &output, force)
+                .map_err(backup_text)?;
+            println!(
+                "backup written to {}: {} bytes, sha256 {}",
+                report.path.display(),
+                report.bytes,
+                report.sha256
+            );
+            Ok(())
+        }
+        Command::Restore { input, force } => {
+            let report = crate::usecases::backup::restore(
+                &settings.database_url,
+                &input,
+                force,
+                chrono::Utc::now(),
+            )
+            .map_err(backup_text)?;
+            for line in &report.checked {
+                println!("ok: {line}");
+            }
+            if let Some(kept) = &report.replaced {
+                println!("the database it replaces was kept as {}", kept.display());
+            }
+            println!(
+                "restored {} as {}; start the service",
+                input.display(),
+                report.database.display()
+            );
+            Ok(())
         }
         Command::Serve { demo } => {
             telemetry::init(&settings);

@@ -13,6 +13,7 @@
 
 pub mod access_log;
 pub mod api_clients;
+pub mod backup;
 pub mod clearance;
 pub mod delinquency;
 pub mod determinations;

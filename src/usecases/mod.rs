@@ -8,6 +8,7 @@
 //! these functions, so no rule is written twice. Nothing here knows HTTP.
 
 pub mod accounts;
+pub mod backup;
 pub mod clearance;
 pub mod disclosures;
 pub mod idempotency;

@@ -12,6 +12,7 @@
 
 mod admin;
 mod auth;
+mod backup;
 mod cli;
 mod errors;
 mod health;
