@@ -36,6 +36,7 @@ pub mod quote;
 pub mod registry;
 pub mod returns;
 pub mod tenant;
+pub mod vehicle_fee;
 pub mod zone_membership;
 
 #[cfg(test)]

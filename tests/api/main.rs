@@ -26,4 +26,5 @@ mod payors;
 mod quotes;
 mod returns;
 mod rls;
+mod vehicle_fee;
 mod zones;
