@@ -31,6 +31,7 @@ pub mod problems;
 pub mod quotes;
 pub mod returns;
 pub mod security;
+pub mod vehicle_fee;
 pub mod zones;
 
 use actix_web::App;
@@ -60,6 +61,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "security", description = "Security deposits, clearance certificates on the sale of a business and successor liability (confidential, except the public verification of a certificate's code)"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
+        (name = "vehicle_fee", description = "Montello's city vehicle registration fee: the DOT's remittances (expected, received, difference), their corrections, and the segregated fund's spending and statement (clerk-treasurer and staff)"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
     components(schemas(
@@ -192,6 +194,11 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(disclosures::list)
         .service(disclosures::revoke)
         .service(access_log::list);
+    cfg.service(vehicle_fee::record_remittance)
+        .service(vehicle_fee::correct_remittance)
+        .service(vehicle_fee::list_remittances)
+        .service(vehicle_fee::record_spending)
+        .service(vehicle_fee::fund);
 }
 
 /// The OpenAPI document generated from [`routes`].

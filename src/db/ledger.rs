@@ -178,9 +178,10 @@ pub fn all_versions(
 }
 
 /// The append-only tables of the money: the ledger, what caused its journals
-/// and the notices sent. `roomtax check` verifies each one's triggers and
+/// (the vehicle registration fee's remittances and spending among them) and
+/// the notices sent. `roomtax check` verifies each one's triggers and
 /// (PostgreSQL) that no role but the owner may change it.
-pub const APPEND_ONLY_TABLES: [&str; 10] = [
+pub const APPEND_ONLY_TABLES: [&str; 12] = [
     "ledger_journals",
     "ledger_lines",
     "payments",
@@ -191,6 +192,8 @@ pub const APPEND_ONLY_TABLES: [&str; 10] = [
     "clearance_certificates",
     "notices",
     "notice_documents",
+    "vehicle_fee_remittances",
+    "vehicle_fee_spending",
 ];
 
 /// `'a', 'b', ...`: the append-only tables as an SQL list (constant names only).

@@ -36,6 +36,7 @@ pub mod rls;
 pub mod schema;
 pub mod security;
 pub mod tenants;
+pub mod vehicle_fee;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};

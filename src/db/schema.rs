@@ -495,3 +495,42 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    /// What the DOT remitted of Montello's vehicle registration fee for a quarter,
+    /// one row per version (append-only).
+    vehicle_fee_remittances (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        period -> Text,
+        version -> Integer,
+        vehicle_count -> BigInt,
+        fee_per_vehicle_cents -> BigInt,
+        retention_per_vehicle_cents -> BigInt,
+        policy_effective_from -> Date,
+        received_cents -> BigInt,
+        posted_cents -> BigInt,
+        received_on -> Date,
+        reference -> Text,
+        reason -> Nullable<Text>,
+        journal_id -> Text,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Spending from the vehicle registration fee fund (append-only).
+    vehicle_fee_spending (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        spent_on -> Date,
+        amount_cents -> BigInt,
+        payee -> Text,
+        purpose -> Text,
+        description -> Text,
+        journal_id -> Text,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}

@@ -37,6 +37,7 @@ pub mod registry;
 pub mod returns;
 pub mod statistics;
 pub mod tenant;
+pub mod vehicle_fee;
 pub mod zone_membership;
 
 #[cfg(test)]

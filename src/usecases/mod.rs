@@ -20,3 +20,4 @@ pub mod payors;
 pub mod policies;
 pub mod returns;
 pub mod tenants;
+pub mod vehicle_fee;

@@ -27,4 +27,5 @@ mod payors;
 mod quotes;
 mod returns;
 mod rls;
+mod vehicle_fee;
 mod zones;

@@ -287,6 +287,21 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "issue_clearance_certificate",
             [401, 409, 409, 403, 403, 403, 403, 403, 404, 404],
         ),
+        // Montello's vehicle registration fee: the clerk-treasurer and staff record
+        // (`{}` stops at validation) and read; Montello's other roles and the zone's
+        // 403, Hayward's users 404 (Hayward's own fee-less fund is 409, tested in
+        // tests/api/vehicle_fee.rs).
+        ("record_vehicle_fee_remittance", WRITERS_422),
+        ("correct_vehicle_fee_remittance", WRITERS_422),
+        ("record_vehicle_fee_spending", WRITERS_422),
+        (
+            "list_vehicle_fee_remittances",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "get_vehicle_fee_fund",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
     ])
 }
 

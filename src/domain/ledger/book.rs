@@ -116,6 +116,11 @@ impl PayorBook {
                     | JournalKind::Determination
                     | JournalKind::EstimateReplaced
                     | JournalKind::ForfeiturePosted => true,
+                    // The vehicle fee fund's journals move the municipality's
+                    // cash and fund only, never a payor's account.
+                    JournalKind::VehicleFeeRemittance | JournalKind::VehicleFeeSpending => {
+                        line.amount_cents > 0
+                    }
                 };
                 if is_charge {
                     entry.charged += amount;

@@ -46,11 +46,18 @@ pub enum JournalKind {
     SecurityReturned,
     /// Montello's late-payment forfeiture posted by the clerk's daily posting.
     ForfeiturePosted,
+    /// What the DOT remitted of Montello's vehicle registration fee for a
+    /// quarter (or a correction's difference): cash debited, the segregated
+    /// fund credited (Montello vehicle registration fee, fee ¶).
+    VehicleFeeRemittance,
+    /// A payment out of the vehicle registration fee fund: the fund debited,
+    /// cash credited.
+    VehicleFeeSpending,
 }
 
 impl JournalKind {
     /// Every kind.
-    pub const ALL: [JournalKind; 13] = [
+    pub const ALL: [JournalKind; 15] = [
         JournalKind::ReturnFiled,
         JournalKind::ReturnAmended,
         JournalKind::AnnualAdjustment,
@@ -64,6 +71,8 @@ impl JournalKind {
         JournalKind::SecurityApplied,
         JournalKind::SecurityReturned,
         JournalKind::ForfeiturePosted,
+        JournalKind::VehicleFeeRemittance,
+        JournalKind::VehicleFeeSpending,
     ];
 
     /// The stored name.
@@ -82,6 +91,8 @@ impl JournalKind {
             JournalKind::SecurityApplied => "security_applied",
             JournalKind::SecurityReturned => "security_returned",
             JournalKind::ForfeiturePosted => "forfeiture_posted",
+            JournalKind::VehicleFeeRemittance => "vehicle_fee_remittance",
+            JournalKind::VehicleFeeSpending => "vehicle_fee_spending",
         }
     }
 
@@ -106,6 +117,9 @@ impl fmt::Display for JournalKind {
 /// return's id, so each is posted at most once per kind). Credit applied
 /// after a version of a return charged the payor (`credit_applied`) is
 /// caused by that version, so each version may apply credit once.
+/// A version of a vehicle registration fee remittance and a payment out of
+/// the fund are rows of their own too (`vehicle_fee_remittance`,
+/// `vehicle_fee_spending`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Cause {
     /// A version of a return: `cause_id` is `<return id>:<version>`.
@@ -141,16 +155,28 @@ pub enum Cause {
         /// The return.
         return_id: String,
     },
+    /// A version of a vehicle registration fee remittance (its row's id).
+    VehicleFeeRemittance {
+        /// The remittance version's id.
+        remittance_id: String,
+    },
+    /// A payment out of the vehicle registration fee fund (its row's id).
+    VehicleFeeSpending {
+        /// The spending's id.
+        spending_id: String,
+    },
 }
 
 impl Cause {
     /// The causes named by one id, with their stored `cause_type`.
-    const BY_ID: [&'static str; 5] = [
+    const BY_ID: [&'static str; 7] = [
         "payment",
         "refund",
         "determination",
         "security_deposit",
         "return",
+        "vehicle_fee_remittance",
+        "vehicle_fee_spending",
     ];
 
     /// The stored `cause_type`.
@@ -162,6 +188,8 @@ impl Cause {
             Cause::Determination { .. } => "determination",
             Cause::SecurityDeposit { .. } => "security_deposit",
             Cause::Return { .. } => "return",
+            Cause::VehicleFeeRemittance { .. } => "vehicle_fee_remittance",
+            Cause::VehicleFeeSpending { .. } => "vehicle_fee_spending",
         }
     }
 
@@ -176,6 +204,8 @@ impl Cause {
             }
             | Cause::SecurityDeposit { deposit_id: id }
             | Cause::Return { return_id: id } => id.clone(),
+            Cause::VehicleFeeRemittance { remittance_id: id } => id.clone(),
+            Cause::VehicleFeeSpending { spending_id: id } => id.clone(),
         }
     }
 
@@ -200,6 +230,8 @@ impl Cause {
                 determination_id: id,
             },
             "security_deposit" => Cause::SecurityDeposit { deposit_id: id },
+            "vehicle_fee_remittance" => Cause::VehicleFeeRemittance { remittance_id: id },
+            "vehicle_fee_spending" => Cause::VehicleFeeSpending { spending_id: id },
             _ => Cause::Return { return_id: id },
         })
     }
@@ -411,6 +443,12 @@ mod tests {
             },
             Cause::Return {
                 return_id: "r1".into(),
+            },
+            Cause::VehicleFeeRemittance {
+                remittance_id: "v1".into(),
+            },
+            Cause::VehicleFeeSpending {
+                spending_id: "s1".into(),
             },
         ] {
             assert_eq!(Cause::parse(c.cause_type(), &c.cause_id()), Some(c));

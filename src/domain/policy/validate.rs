@@ -14,7 +14,10 @@
 //! - exemption codes repeat;
 //! - a required attachment has no description or citation, names no kind of return,
 //!   names one twice, is of kind `other` (a requirement must say what is required), or
-//!   repeats a kind already required of the same kind of return.
+//!   repeats a kind already required of the same kind of return;
+//! - a vehicle registration fee is not more than 0.00, or the DOT's retention
+//!   per vehicle is negative or not less than the fee (the city would receive
+//!   nothing; Montello vehicle registration fee, DOT retention ¶).
 
 use std::collections::BTreeSet;
 
@@ -311,14 +314,20 @@ impl Policy {
             )?;
             cited("vehicle_registration_fee.fund", &fee.fund)?;
             text("vehicle_registration_fee.fund", &fee.fund.value)?;
+            if fee.fee_per_vehicle.value.is_negative() || fee.fee_per_vehicle.value.is_zero() {
+                return Err(PolicyError::invalid(
+                    "vehicle_registration_fee.fee_per_vehicle",
+                    format!("must be more than 0.00 (got {})", fee.fee_per_vehicle.value),
+                ));
+            }
             amount(
                 "vehicle_registration_fee.dot_retention_per_vehicle",
                 fee.dot_retention_per_vehicle.value,
             )?;
-            if fee.dot_retention_per_vehicle.value > fee.fee_per_vehicle.value {
+            if fee.dot_retention_per_vehicle.value >= fee.fee_per_vehicle.value {
                 return Err(PolicyError::invalid(
                     "vehicle_registration_fee.dot_retention_per_vehicle",
-                    "must not exceed fee_per_vehicle",
+                    "must be less than fee_per_vehicle",
                 ));
             }
         }
@@ -418,6 +427,28 @@ mod tests {
                     }
                 },
             ),
+            (
+                "vehicle_registration_fee.dot_retention_per_vehicle",
+                |p, _| {
+                    if let Some(fee) = p.vehicle_registration_fee.as_mut() {
+                        fee.dot_retention_per_vehicle.value = Money::from_cents(2_000);
+                    }
+                },
+            ),
+            (
+                "vehicle_registration_fee.dot_retention_per_vehicle",
+                |p, _| {
+                    if let Some(fee) = p.vehicle_registration_fee.as_mut() {
+                        fee.dot_retention_per_vehicle.value = Money::from_cents(-1);
+                    }
+                },
+            ),
+            ("vehicle_registration_fee.fee_per_vehicle", |p, _| {
+                if let Some(fee) = p.vehicle_registration_fee.as_mut() {
+                    fee.fee_per_vehicle.value = Money::ZERO;
+                    fee.dot_retention_per_vehicle.value = Money::ZERO;
+                }
+            }),
         ];
         for (field, breaker) in cases {
             let mut policy = presets::montello();

@@ -42,6 +42,11 @@
 //!   notices and their documents);
 //! - a `credit_applied` journal caused by a version is not that version's
 //!   own journal (it is checked as a journal: balanced, known accounts).
+//! - every vehicle registration fee remittance version and every spending
+//!   from the fund has its one journal (cash and
+//!   `municipality:vehicle_fee_fund` moved by what its row says, on its day),
+//!   a remittance's versions follow each other, only those journals touch the
+//!   fund, and the fund is never overdrawn (`usecases::vehicle_fee::check`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -183,6 +188,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.documents
         ));
     }
+    if totals.vehicle_fee_faults == 0 {
+        report.checked.push(format!(
+            "{} vehicle fee remittance version(s) and {} spending(s) each have their journal moving cash and the vehicle registration fee fund, and the fund is never overdrawn",
+            totals.vehicle_fee_remittances, totals.vehicle_fee_spending
+        ));
+    }
     if totals.version_faults == 0 {
         report.checked.push(format!(
             "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
@@ -218,6 +229,10 @@ struct Totals {
     documents: usize,
     /// Notice documents whose bytes do not match their digest.
     document_faults: usize,
+    vehicle_fee_remittances: usize,
+    vehicle_fee_spending: usize,
+    /// Violations found on the vehicle registration fee and its fund.
+    vehicle_fee_faults: usize,
 }
 
 fn check_municipality(
@@ -402,6 +417,18 @@ fn check_municipality(
         totals,
     )?;
     totals.security_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    let vehicle = crate::usecases::vehicle_fee::check(
+        conn,
+        municipality_id,
+        slug,
+        &by_cause,
+        &lines,
+        &mut report.broken,
+    )?;
+    totals.vehicle_fee_remittances += vehicle.remittances;
+    totals.vehicle_fee_spending += vehicle.spending;
+    totals.vehicle_fee_faults += report.broken.len() - before;
     let before = report.broken.len();
     for d in db::notices::all_documents(conn, municipality_id)? {
         totals.documents += 1;

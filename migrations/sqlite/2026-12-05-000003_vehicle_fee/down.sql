@@ -1,0 +1,2 @@
+DROP TABLE vehicle_fee_spending;
+DROP TABLE vehicle_fee_remittances;
