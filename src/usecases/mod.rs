@@ -17,5 +17,6 @@ pub mod membership;
 pub mod notices;
 pub mod payors;
 pub mod policies;
+pub mod remittances;
 pub mod returns;
 pub mod tenants;

@@ -24,6 +24,7 @@ mod migrations;
 mod openapi;
 mod payors;
 mod quotes;
+mod remittances;
 mod returns;
 mod rls;
 mod zones;

@@ -116,6 +116,8 @@ impl PayorBook {
                     | JournalKind::Determination
                     | JournalKind::EstimateReplaced
                     | JournalKind::ForfeiturePosted => true,
+                    // Remittances post on the municipality's accounts only.
+                    JournalKind::Remittance | JournalKind::RemittanceTransfer => true,
                 };
                 if is_charge {
                     entry.charged += amount;

@@ -46,11 +46,17 @@ pub enum JournalKind {
     SecurityReturned,
     /// Montello's late-payment forfeiture posted by the clerk's daily posting.
     ForfeiturePosted,
+    /// A remittance version: the commission's share of the tax collected in a
+    /// quarter (or the difference a correction makes) moved from tax revenue
+    /// to the commission payable (Montello room tax, distribution ¶A).
+    Remittance,
+    /// A remittance version's commission share paid to the commission.
+    RemittanceTransfer,
 }
 
 impl JournalKind {
     /// Every kind.
-    pub const ALL: [JournalKind; 13] = [
+    pub const ALL: [JournalKind; 15] = [
         JournalKind::ReturnFiled,
         JournalKind::ReturnAmended,
         JournalKind::AnnualAdjustment,
@@ -64,6 +70,8 @@ impl JournalKind {
         JournalKind::SecurityApplied,
         JournalKind::SecurityReturned,
         JournalKind::ForfeiturePosted,
+        JournalKind::Remittance,
+        JournalKind::RemittanceTransfer,
     ];
 
     /// The stored name.
@@ -82,6 +90,8 @@ impl JournalKind {
             JournalKind::SecurityApplied => "security_applied",
             JournalKind::SecurityReturned => "security_returned",
             JournalKind::ForfeiturePosted => "forfeiture_posted",
+            JournalKind::Remittance => "remittance",
+            JournalKind::RemittanceTransfer => "remittance_transfer",
         }
     }
 
@@ -141,16 +151,23 @@ pub enum Cause {
         /// The return.
         return_id: String,
     },
+    /// A version of a municipality's remittance to its zone (its journal and
+    /// its transfer's): `cause_id` is the version's id.
+    Remittance {
+        /// The remittance version.
+        remittance_id: String,
+    },
 }
 
 impl Cause {
     /// The causes named by one id, with their stored `cause_type`.
-    const BY_ID: [&'static str; 5] = [
+    const BY_ID: [&'static str; 6] = [
         "payment",
         "refund",
         "determination",
         "security_deposit",
         "return",
+        "remittance",
     ];
 
     /// The stored `cause_type`.
@@ -162,6 +179,7 @@ impl Cause {
             Cause::Determination { .. } => "determination",
             Cause::SecurityDeposit { .. } => "security_deposit",
             Cause::Return { .. } => "return",
+            Cause::Remittance { .. } => "remittance",
         }
     }
 
@@ -175,7 +193,8 @@ impl Cause {
                 determination_id: id,
             }
             | Cause::SecurityDeposit { deposit_id: id }
-            | Cause::Return { return_id: id } => id.clone(),
+            | Cause::Return { return_id: id }
+            | Cause::Remittance { remittance_id: id } => id.clone(),
         }
     }
 
@@ -200,6 +219,7 @@ impl Cause {
                 determination_id: id,
             },
             "security_deposit" => Cause::SecurityDeposit { deposit_id: id },
+            "remittance" => Cause::Remittance { remittance_id: id },
             _ => Cause::Return { return_id: id },
         })
     }
@@ -411,6 +431,9 @@ mod tests {
             },
             Cause::Return {
                 return_id: "r1".into(),
+            },
+            Cause::Remittance {
+                remittance_id: "m1".into(),
             },
         ] {
             assert_eq!(Cause::parse(c.cause_type(), &c.cause_id()), Some(c));

@@ -42,6 +42,11 @@
 //!   notices and their documents);
 //! - a `credit_applied` journal caused by a version is not that version's
 //!   own journal (it is checked as a journal: balanced, known accounts).
+//! - every remittance version has one `remittance` journal crediting the
+//!   commission payable with its difference, every transfer one
+//!   `remittance_transfer` journal paying its amount out of cash on its day,
+//!   and no remittance journal names a version that does not exist
+//!   (`usecases::remittances::check`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -413,6 +418,16 @@ fn check_municipality(
         }
     }
     totals.document_faults += report.broken.len() - before;
+    // Remittances to the zone: each version's and transfer's journal
+    // (`usecases::remittances::check`).
+    crate::usecases::remittances::check(
+        conn,
+        municipality_id,
+        slug,
+        &journals,
+        &lines,
+        &mut report.broken,
+    )?;
     Ok(())
 }
 
