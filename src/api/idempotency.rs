@@ -166,6 +166,18 @@ impl Reply {
         })
     }
 
+    /// 200 OK at `location` with a JSON `body`: a creating request that found
+    /// what it would create already on file (a remittance submitted again with
+    /// the same figures).
+    pub fn ok(location: String, body: &impl Serialize) -> Result<Reply, ApiError> {
+        Ok(Reply {
+            status: StatusCode::OK,
+            location: Some(location),
+            etag: None,
+            body: serde_json::to_string(body).map_err(ApiError::internal)?,
+        })
+    }
+
     /// The same answer with an `ETag`.
     pub fn with_etag(self, etag: String) -> Reply {
         Reply {

@@ -29,6 +29,7 @@ pub mod payors;
 pub mod policies;
 pub mod problems;
 pub mod quotes;
+pub mod remittances;
 pub mod returns;
 pub mod security;
 pub mod vehicle_fee;
@@ -59,6 +60,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "notices", description = "Written notices (determinations, estimates, security, delinquency letters) as issued, with their PDF documents (confidential; every read is written to the access log)"),
         (name = "delinquencies", description = "Unpaid amounts past due by age, the special-assessment roll, delinquency letters and the clerk's daily posting of late-payment forfeitures"),
         (name = "security", description = "Security deposits, clearance certificates on the sale of a business and successor liability (confidential, except the public verification of a certificate's code)"),
+        (name = "remittances", description = "Member municipalities' quarterly remittances of collected room tax to their zone's commission, the transfers of the commission's share, the zone's view and the commission's seats (totals per municipality only; never an operator's figures)"),
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "vehicle_fee", description = "Montello's city vehicle registration fee: the DOT's remittances (expected, received, difference), their corrections, and the segregated fund's spending and statement (clerk-treasurer and staff)"),
@@ -199,6 +201,13 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(vehicle_fee::list_remittances)
         .service(vehicle_fee::record_spending)
         .service(vehicle_fee::fund);
+        .service(access_log::list)
+        .service(remittances::preview)
+        .service(remittances::submit)
+        .service(remittances::transfer)
+        .service(remittances::views::of_municipality)
+        .service(remittances::views::of_zone)
+        .service(remittances::views::seats);
 }
 
 /// The OpenAPI document generated from [`routes`].

@@ -31,6 +31,7 @@ pub mod payments;
 pub mod payors;
 pub mod policies;
 pub mod refunds;
+pub mod remittances;
 pub mod returns;
 pub mod rls;
 pub mod schema;

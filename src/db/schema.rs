@@ -515,6 +515,23 @@ diesel::table! {
         reason -> Nullable<Text>,
         journal_id -> Text,
         recorded_by -> Text,
+    /// Versions of a municipality's quarterly remittance to its zone (append-only).
+    remittances (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        zone_id -> BigInt,
+        period -> Text,
+        version -> Integer,
+        source -> Text,
+        gross_receipts_cents -> BigInt,
+        tax_collected_cents -> BigInt,
+        payor_count -> Integer,
+        commission_share -> Text,
+        commission_cents -> BigInt,
+        retained_cents -> BigInt,
+        commission_difference_cents -> BigInt,
+        submitted_on -> Date,
+        submitted_by -> Text,
         created_at -> Timestamp,
     }
 }
@@ -530,6 +547,17 @@ diesel::table! {
         purpose -> Text,
         description -> Text,
         journal_id -> Text,
+    /// The commission's share of a remittance version marked paid (append-only).
+    remittance_transfers (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        remittance_id -> Text,
+        zone_id -> BigInt,
+        period -> Text,
+        paid_on -> Date,
+        amount_cents -> BigInt,
+        method -> Text,
+        reference -> Text,
         recorded_by -> Text,
         created_at -> Timestamp,
     }

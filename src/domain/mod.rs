@@ -34,6 +34,7 @@ pub mod policy;
 pub mod presets;
 pub mod quote;
 pub mod registry;
+pub mod remittance;
 pub mod returns;
 pub mod statistics;
 pub mod tenant;

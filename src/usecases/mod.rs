@@ -18,6 +18,7 @@ pub mod membership;
 pub mod notices;
 pub mod payors;
 pub mod policies;
+pub mod remittances;
 pub mod returns;
 pub mod tenants;
 pub mod vehicle_fee;

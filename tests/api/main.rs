@@ -25,6 +25,7 @@ mod migrations;
 mod openapi;
 mod payors;
 mod quotes;
+mod remittances;
 mod returns;
 mod rls;
 mod vehicle_fee;

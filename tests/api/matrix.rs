@@ -301,6 +301,23 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         (
             "get_vehicle_fee_fund",
             [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        // Remittances to the zone: the clerk submits and marks transfers; the
+        // clerk and staff read the municipality's own; the zone's view and
+        // seats: the zone's roles and a member's clerk (its own rows).
+        ("submit_remittance", CLERK_ONLY_BODY),
+        ("preview_remittance", CLERK_ONLY_BODY),
+        ("record_remittance_transfer", CLERK_ONLY_BODY),
+        (
+            "list_municipality_remittances",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "list_zone_remittances",
+            [401, 200, 403, 403, 403, 200, 200, 200, 404, 404],
+        ),
+        (
+            "get_zone_seats",
+            [401, 200, 403, 403, 403, 200, 200, 200, 404, 404],
         ),
     ])
 }
@@ -317,6 +334,9 @@ fn concrete(path: &str) -> String {
         p.replace_range(start..=end, "00000000-0000-4000-8000-00000000dead");
     }
     if p.ends_with("/calendar") {
+        p.push_str("?year=2026");
+    }
+    if p.ends_with("/remittances") || p.ends_with("/seats") {
         p.push_str("?year=2026");
     }
     if p == "/v1/municipalities/montello/returns" {

@@ -121,6 +121,8 @@ impl PayorBook {
                     JournalKind::VehicleFeeRemittance | JournalKind::VehicleFeeSpending => {
                         line.amount_cents > 0
                     }
+                    // Remittances post on the municipality's accounts only.
+                    JournalKind::Remittance | JournalKind::RemittanceTransfer => true,
                 };
                 if is_charge {
                     entry.charged += amount;

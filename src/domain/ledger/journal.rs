@@ -53,6 +53,12 @@ pub enum JournalKind {
     /// A payment out of the vehicle registration fee fund: the fund debited,
     /// cash credited.
     VehicleFeeSpending,
+    /// A remittance version: the commission's share of the tax collected in a
+    /// quarter (or the difference a correction makes) moved from tax revenue
+    /// to the commission payable (Montello room tax, distribution ¶A).
+    Remittance,
+    /// A remittance version's commission share paid to the commission.
+    RemittanceTransfer,
 }
 
 impl JournalKind {
@@ -73,6 +79,8 @@ impl JournalKind {
         JournalKind::ForfeiturePosted,
         JournalKind::VehicleFeeRemittance,
         JournalKind::VehicleFeeSpending,
+        JournalKind::Remittance,
+        JournalKind::RemittanceTransfer,
     ];
 
     /// The stored name.
@@ -93,6 +101,8 @@ impl JournalKind {
             JournalKind::ForfeiturePosted => "forfeiture_posted",
             JournalKind::VehicleFeeRemittance => "vehicle_fee_remittance",
             JournalKind::VehicleFeeSpending => "vehicle_fee_spending",
+            JournalKind::Remittance => "remittance",
+            JournalKind::RemittanceTransfer => "remittance_transfer",
         }
     }
 
@@ -165,11 +175,18 @@ pub enum Cause {
         /// The spending's id.
         spending_id: String,
     },
+    /// A version of a municipality's remittance to its zone (its journal and
+    /// its transfer's): `cause_id` is the version's id.
+    Remittance {
+        /// The remittance version.
+        remittance_id: String,
+    },
 }
 
 impl Cause {
     /// The causes named by one id, with their stored `cause_type`.
     const BY_ID: [&'static str; 7] = [
+    const BY_ID: [&'static str; 6] = [
         "payment",
         "refund",
         "determination",
@@ -177,6 +194,7 @@ impl Cause {
         "return",
         "vehicle_fee_remittance",
         "vehicle_fee_spending",
+        "remittance",
     ];
 
     /// The stored `cause_type`.
@@ -190,6 +208,7 @@ impl Cause {
             Cause::Return { .. } => "return",
             Cause::VehicleFeeRemittance { .. } => "vehicle_fee_remittance",
             Cause::VehicleFeeSpending { .. } => "vehicle_fee_spending",
+            Cause::Remittance { .. } => "remittance",
         }
     }
 
@@ -206,6 +225,8 @@ impl Cause {
             | Cause::Return { return_id: id } => id.clone(),
             Cause::VehicleFeeRemittance { remittance_id: id } => id.clone(),
             Cause::VehicleFeeSpending { spending_id: id } => id.clone(),
+            | Cause::Return { return_id: id }
+            | Cause::Remittance { remittance_id: id } => id.clone(),
         }
     }
 
@@ -232,6 +253,7 @@ impl Cause {
             "security_deposit" => Cause::SecurityDeposit { deposit_id: id },
             "vehicle_fee_remittance" => Cause::VehicleFeeRemittance { remittance_id: id },
             "vehicle_fee_spending" => Cause::VehicleFeeSpending { spending_id: id },
+            "remittance" => Cause::Remittance { remittance_id: id },
             _ => Cause::Return { return_id: id },
         })
     }
@@ -449,6 +471,8 @@ mod tests {
             },
             Cause::VehicleFeeSpending {
                 spending_id: "s1".into(),
+            Cause::Remittance {
+                remittance_id: "m1".into(),
             },
         ] {
             assert_eq!(Cause::parse(c.cause_type(), &c.cause_id()), Some(c));

@@ -47,6 +47,11 @@
 //!   `municipality:vehicle_fee_fund` moved by what its row says, on its day),
 //!   a remittance's versions follow each other, only those journals touch the
 //!   fund, and the fund is never overdrawn (`usecases::vehicle_fee::check`).
+//! - every remittance version has one `remittance` journal crediting the
+//!   commission payable with its difference, every transfer one
+//!   `remittance_transfer` journal paying its amount out of cash on its day,
+//!   and no remittance journal names a version that does not exist
+//!   (`usecases::remittances::check`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -440,6 +445,16 @@ fn check_municipality(
         }
     }
     totals.document_faults += report.broken.len() - before;
+    // Remittances to the zone: each version's and transfer's journal
+    // (`usecases::remittances::check`).
+    crate::usecases::remittances::check(
+        conn,
+        municipality_id,
+        slug,
+        &journals,
+        &lines,
+        &mut report.broken,
+    )?;
     Ok(())
 }
 

@@ -1,0 +1,2 @@
+DROP TABLE remittance_transfers;
+DROP TABLE remittances;
