@@ -201,8 +201,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(vehicle_fee::list_remittances)
         .service(vehicle_fee::record_spending)
         .service(vehicle_fee::fund);
-        .service(access_log::list)
-        .service(remittances::preview)
+    cfg.service(remittances::preview)
         .service(remittances::submit)
         .service(remittances::transfer)
         .service(remittances::views::of_municipality)

@@ -515,6 +515,27 @@ diesel::table! {
         reason -> Nullable<Text>,
         journal_id -> Text,
         recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Spending from the vehicle registration fee fund (append-only).
+    vehicle_fee_spending (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        spent_on -> Date,
+        amount_cents -> BigInt,
+        payee -> Text,
+        purpose -> Text,
+        description -> Text,
+        journal_id -> Text,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// Versions of a municipality's quarterly remittance to its zone (append-only).
     remittances (municipality_id, id) {
         municipality_id -> BigInt,
@@ -537,16 +558,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Spending from the vehicle registration fee fund (append-only).
-    vehicle_fee_spending (municipality_id, id) {
-        municipality_id -> BigInt,
-        id -> Text,
-        spent_on -> Date,
-        amount_cents -> BigInt,
-        payee -> Text,
-        purpose -> Text,
-        description -> Text,
-        journal_id -> Text,
     /// The commission's share of a remittance version marked paid (append-only).
     remittance_transfers (municipality_id, id) {
         municipality_id -> BigInt,

@@ -301,6 +301,7 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         (
             "get_vehicle_fee_fund",
             [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
         // Remittances to the zone: the clerk submits and marks transfers; the
         // clerk and staff read the municipality's own; the zone's view and
         // seats: the zone's roles and a member's clerk (its own rows).

@@ -63,7 +63,7 @@ pub enum JournalKind {
 
 impl JournalKind {
     /// Every kind.
-    pub const ALL: [JournalKind; 15] = [
+    pub const ALL: [JournalKind; 17] = [
         JournalKind::ReturnFiled,
         JournalKind::ReturnAmended,
         JournalKind::AnnualAdjustment,
@@ -185,8 +185,7 @@ pub enum Cause {
 
 impl Cause {
     /// The causes named by one id, with their stored `cause_type`.
-    const BY_ID: [&'static str; 7] = [
-    const BY_ID: [&'static str; 6] = [
+    const BY_ID: [&'static str; 8] = [
         "payment",
         "refund",
         "determination",
@@ -225,8 +224,7 @@ impl Cause {
             | Cause::Return { return_id: id } => id.clone(),
             Cause::VehicleFeeRemittance { remittance_id: id } => id.clone(),
             Cause::VehicleFeeSpending { spending_id: id } => id.clone(),
-            | Cause::Return { return_id: id }
-            | Cause::Remittance { remittance_id: id } => id.clone(),
+            Cause::Remittance { remittance_id: id } => id.clone(),
         }
     }
 
@@ -471,6 +469,7 @@ mod tests {
             },
             Cause::VehicleFeeSpending {
                 spending_id: "s1".into(),
+            },
             Cause::Remittance {
                 remittance_id: "m1".into(),
             },
