@@ -35,6 +35,7 @@ pub mod rls;
 pub mod schema;
 pub mod security;
 pub mod tenants;
+pub mod transfers;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};

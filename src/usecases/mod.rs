@@ -19,3 +19,4 @@ pub mod payors;
 pub mod policies;
 pub mod returns;
 pub mod tenants;
+pub mod transfers;
