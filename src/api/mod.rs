@@ -173,6 +173,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(clearance::issue)
         .service(clearance::verify)
         .service(clearance::successor_liability)
+        .service(payors::transfers::record)
+        .service(payors::transfers::list)
         .service(admin::grants::create)
         .service(admin::grants::list)
         .service(admin::grants::revoke)

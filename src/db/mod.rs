@@ -38,6 +38,7 @@ pub mod schema;
 pub mod security;
 pub mod tenants;
 pub mod vehicle_fee;
+pub mod transfers;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};

@@ -22,3 +22,4 @@ pub mod remittances;
 pub mod returns;
 pub mod tenants;
 pub mod vehicle_fee;
+pub mod transfers;

@@ -281,6 +281,13 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             [401, 404, 404, 404, 404, 404, 404, 404, 404, 404],
         ),
         ("get_successor_liability", WRITERS_422),
+        // Transfers of establishments (the sale of a business): the clerk-treasurer
+        // and staff (`{}` stops at validation); related roles 403, Hayward 404.
+        ("transfer_establishments", WRITERS_422),
+        (
+            "list_transfers",
+            [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],
+        ),
         // The public verification: the code `not-found` is no certificate's, for anyone.
         ("verify_clearance_certificate", [404; 10]),
         (

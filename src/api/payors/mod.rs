@@ -47,6 +47,7 @@ pub mod precondition;
 pub mod requests;
 pub mod responses;
 pub mod show;
+pub mod transfers;
 pub mod update;
 pub mod write;
 

@@ -258,3 +258,107 @@ async fn the_check_names_a_notice_document_changed_after_it_was_sent() {
         "{stdout}"
     );
 }
+
+/// A balanced tamper inside a payment's journal (10.00 moved from the
+/// forfeiture it paid to the credit it held; the lines still sum to zero)
+/// is caught by replaying the payment.
+///
+/// Hand computation (Montello 4.5 %, interest 1 % a month, fee 25.00): a new
+/// payor's 2025-Q4 return (gross 8,000.00, tax 360.00) received and paid
+/// 2026-01-31, on time; its 2026-Q1 return (10,000.00, exempt 500.00: tax
+/// 427.50) received 2026-05-01, a day late: fee 25.00. 600.00 received
+/// 2026-07-10: tax 427.50; interest 2026-04 → 2026-07, 3 months: 12.825 →
+/// 12.83; more than 30 days late: forfeiture min(25 % × 360.00, 1,000.00) =
+/// 90.00; 427.50 + 12.83 + 25.00 + 90.00 = 555.33, credit 44.67.
+#[actix_web::test]
+async fn the_check_replays_payments_and_names_a_balanced_tamper_inside_one() {
+    use super::payments::{new_payor, paper_return, pay};
+    use roomtax::db::schema::ledger_journals;
+    let app = crate::helpers::spawn_demo_app_at("2026-05-01T15:00:00Z").await;
+    let clerk = app.token(crate::returns::CLERK).await;
+    let payor = new_payor(&app, &clerk, "Replay Cabins LLC").await;
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2025-Q4",
+        "8000.00",
+        "0.00",
+        "2026-01-31",
+    )
+    .await;
+    paper_return(
+        &app,
+        &clerk,
+        &payor,
+        "2026-Q1",
+        "10000.00",
+        "500.00",
+        "2026-05-01",
+    )
+    .await;
+    let res = pay(&app, &clerk, &payor, serde_json::json!({"received_on": "2026-01-31", "amount": "360.00", "method": "check", "reference": "1"})).await;
+    assert_eq!(res.status(), 201);
+    app.set_now("2026-07-10T15:00:00Z");
+    let res = pay(&app, &clerk, &payor, serde_json::json!({"received_on": "2026-07-10", "amount": "600.00", "method": "check", "reference": "2"})).await;
+    assert_eq!(res.status(), 201);
+    let paid: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(paid["credit"], "44.67");
+    let payment_id = paid["id"].as_str().unwrap().to_owned();
+    let journal_id = paid["journal_id"].as_str().unwrap().to_owned();
+
+    let out = roomtax(&app.db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("payment(s) replayed"), "{stdout}");
+
+    let forfeiture = format!("payor:{payor}:2026-Q1:late_payment_forfeiture");
+    let credit = format!("payor:{payor}:credit");
+    let mut owner = app.owner_conn();
+    let stored: Vec<LineRow> = ledger_lines::table
+        .filter(ledger_lines::journal_id.eq(&journal_id))
+        .order(ledger_lines::line_no.asc())
+        .load(&mut owner)
+        .unwrap();
+    let line_of = |account: &str, cents: i64| {
+        stored
+            .iter()
+            .find(|l| l.account == account && l.amount_cents == cents)
+            .unwrap_or_else(|| panic!("no {account} {cents} in {stored:?}"))
+            .line_no
+    };
+    let (forfeiture_paid, credit_held) = (line_of(&forfeiture, -9000), line_of(&credit, -4467));
+    let journal: (String, String) = ledger_journals::table
+        .filter(ledger_journals::id.eq(&journal_id))
+        .select((ledger_journals::kind, ledger_journals::cause_id))
+        .first(&mut owner)
+        .unwrap();
+    assert_eq!(journal, ("payment".to_owned(), payment_id.clone()));
+
+    let drop = if app.db.backend() == "postgres" {
+        "DROP TRIGGER ledger_lines_append_only ON ledger_lines"
+    } else {
+        "DROP TRIGGER ledger_lines_no_update"
+    };
+    diesel::sql_query(drop).execute(&mut owner).unwrap();
+    for (line_no, cents) in [(forfeiture_paid, -8000), (credit_held, -5467)] {
+        diesel::update(
+            ledger_lines::table
+                .filter(ledger_lines::journal_id.eq(&journal_id))
+                .filter(ledger_lines::line_no.eq(line_no)),
+        )
+        .set(ledger_lines::amount_cents.eq(cents))
+        .execute(&mut owner)
+        .unwrap();
+    }
+    // Still balanced: only the replay can see it.
+    assert!(sums(&all_lines(&mut owner)).values().all(|s| *s == 0));
+    let out = roomtax(&app.db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(!out.status.success(), "{stdout}");
+    let named = format!(
+        "payment {payment_id}: journal {journal_id} differs from the payment replayed by the payment order (stored minus replayed: {forfeiture} +1000 cents, {credit} -1000 cents)"
+    );
+    assert!(stdout.contains(&named), "{named} not in {stdout}");
+    assert!(!stdout.contains("payment(s) replayed"), "{stdout}");
+}

@@ -20,6 +20,7 @@ mod races;
 mod refunds;
 mod security;
 mod successor;
+mod transfers;
 
 use std::process::{Command, Output};
 

@@ -140,6 +140,7 @@ pub(super) fn check_passes(app: &TestApp) {
         stdout.contains("payment(s) each have one journal"),
         "{stdout}"
     );
+    assert!(stdout.contains("payment(s) replayed"), "{stdout}");
 }
 
 #[actix_web::test]

@@ -1,0 +1,2 @@
+DROP TABLE payor_transfer_establishments;
+DROP TABLE payor_transfers;
