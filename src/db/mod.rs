@@ -37,8 +37,8 @@ pub mod rls;
 pub mod schema;
 pub mod security;
 pub mod tenants;
-pub mod vehicle_fee;
 pub mod transfers;
+pub mod vehicle_fee;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};

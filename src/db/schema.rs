@@ -514,13 +514,6 @@ diesel::table! {
         reference -> Text,
         reason -> Nullable<Text>,
         journal_id -> Text,
-    /// Transfers of a payor's establishments to another payor (append-only).
-    payor_transfers (municipality_id, id) {
-        municipality_id -> BigInt,
-        id -> Text,
-        seller_payor_id -> Text,
-        buyer_payor_id -> Text,
-        transfer_on -> Date,
         recorded_by -> Text,
         created_at -> Timestamp,
     }
@@ -578,6 +571,23 @@ diesel::table! {
         reference -> Text,
         recorded_by -> Text,
         created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Transfers of a payor's establishments to another payor (append-only).
+    payor_transfers (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        seller_payor_id -> Text,
+        buyer_payor_id -> Text,
+        transfer_on -> Date,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// The establishments a transfer moved: the seller's row and the buyer's.
     payor_transfer_establishments (municipality_id, transfer_id, seller_establishment_id) {
         municipality_id -> BigInt,

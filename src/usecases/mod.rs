@@ -21,5 +21,5 @@ pub mod policies;
 pub mod remittances;
 pub mod returns;
 pub mod tenants;
-pub mod vehicle_fee;
 pub mod transfers;
+pub mod vehicle_fee;

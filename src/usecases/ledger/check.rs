@@ -41,22 +41,21 @@
 //!   determinations, security deposits and events, clearance certificates,
 //!   notices and their documents);
 //! - a `credit_applied` journal caused by a version is not that version's
-//!   own journal (it is checked as a journal: balanced, known accounts).
+//!   own journal (it is checked as a journal: balanced, known accounts);
+//! - every payment's journal is what the payment order gives when the
+//!   payment is replayed on the ledger as it stood before it (`replay`): a
+//!   balanced tamper inside a payment's journal is named with the
+//!   difference per account;
 //! - every vehicle registration fee remittance version and every spending
 //!   from the fund has its one journal (cash and
 //!   `municipality:vehicle_fee_fund` moved by what its row says, on its day),
 //!   a remittance's versions follow each other, only those journals touch the
-//!   fund, and the fund is never overdrawn (`usecases::vehicle_fee::check`).
+//!   fund, and the fund is never overdrawn (`usecases::vehicle_fee::check`);
 //! - every remittance version has one `remittance` journal crediting the
 //!   commission payable with its difference, every transfer one
 //!   `remittance_transfer` journal paying its amount out of cash on its day,
 //!   and no remittance journal names a version that does not exist
 //!   (`usecases::remittances::check`).
-//!   own journal (it is checked as a journal: balanced, known accounts);
-//! - every payment's journal is what the payment order gives when the
-//!   payment is replayed on the ledger as it stood before it (`replay`): a
-//!   balanced tamper inside a payment's journal is named with the
-//!   difference per account.
 
 use std::collections::{BTreeMap, BTreeSet};
 
