@@ -20,6 +20,7 @@ pub mod delinquency;
 pub mod determination;
 pub mod disclosure;
 pub mod error;
+pub mod expenditure;
 pub mod explain;
 pub mod extension;
 pub mod idempotency;
@@ -35,6 +36,7 @@ pub mod presets;
 pub mod quote;
 pub mod registry;
 pub mod returns;
+pub mod roster;
 pub mod tenant;
 pub mod zone_membership;
 

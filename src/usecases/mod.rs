@@ -10,6 +10,7 @@
 pub mod accounts;
 pub mod clearance;
 pub mod disclosures;
+pub mod expenditures;
 pub mod idempotency;
 pub mod ledger;
 pub mod marketplace;
@@ -18,4 +19,5 @@ pub mod notices;
 pub mod payors;
 pub mod policies;
 pub mod returns;
+pub mod roster;
 pub mod tenants;

@@ -14,6 +14,7 @@ mod admin;
 mod auth;
 mod cli;
 mod errors;
+mod expenditures;
 mod health;
 mod helpers;
 mod hostile;
