@@ -130,8 +130,8 @@ pub struct RosterParams {
 
 /// The commission roster, with the industry-half warning.
 ///
-/// The zone admin, commission members, the tourism entity, the zone's API clients and the
-/// clerk-treasurers of member municipalities; other users related to the zone 403, anyone
+/// Only the zone admin, commission members, the tourism entity, the zone's API clients and
+/// the clerk-treasurers of member municipalities; other users related to the zone 403, anyone
 /// else 404.
 #[utoipa::path(
     operation_id = "get_commission_roster",
@@ -180,7 +180,7 @@ pub async fn show(
 
 /// Add a member to the commission roster.
 ///
-/// The zone admin only, as a person.
+/// Only the zone admin, as a person.
 #[utoipa::path(
     operation_id = "add_commission_member",
     tag = "expenditures",
@@ -220,7 +220,7 @@ pub async fn add(
 
 /// End a membership: records its last day (a membership is never deleted).
 ///
-/// The zone admin only, as a person; once (409 `already_ended`).
+/// Only the zone admin, as a person; once (409 `already_ended`).
 #[utoipa::path(
     operation_id = "end_commission_membership",
     tag = "expenditures",

@@ -73,7 +73,7 @@ fn refusal(err: AttachmentError) -> ApiError {
 
 /// Attach a receipt or invoice to a report: the raw bytes of a PDF, PNG or JPEG, at most 10 MiB.
 ///
-/// The tourism entity only, as a person. The type is judged from the content (the
+/// Only the tourism entity, as a person. The type is judged from the content (the
 /// attachment rules of returns). Listed in the report's `attachments`.
 #[utoipa::path(
     operation_id = "upload_expenditure_attachment",
@@ -125,8 +125,8 @@ pub async fn upload(
 
 /// One receipt or invoice: its bytes (every download is written to the zone's access log).
 ///
-/// Commission members, the tourism entity and the zone's API clients; the zone admin and
-/// member municipalities' users 403, anyone else 404.
+/// Only commission members, the tourism entity and the zone's API clients; the zone admin
+/// and member municipalities' users 403, anyone else 404.
 #[utoipa::path(
     operation_id = "download_expenditure_attachment",
     tag = "expenditures",

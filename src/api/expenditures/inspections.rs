@@ -128,7 +128,7 @@ fn shape((row, answered, slug): Inspection) -> InspectionRequest {
 
 /// Request to inspect the tourism entity's or the commission's records.
 ///
-/// The clerk-treasurer of a current member municipality, as a person, for that
+/// Only the clerk-treasurer of a current member municipality, as a person, for that
 /// municipality (other users related to the zone 403, anyone else 404). Both must allow
 /// it "at reasonable times" (Montello room tax, distribution ¶B).
 #[utoipa::path(
@@ -166,7 +166,7 @@ pub async fn request(
 
 /// Record the answer to an inspection request.
 ///
-/// The tourism entity or a commission member, as a person; once per request (409
+/// Only the tourism entity or a commission member, as a person; once per request (409
 /// `already_answered`).
 #[utoipa::path(
     operation_id = "answer_inspection_request",
@@ -208,7 +208,7 @@ pub async fn answer(
 
 /// The zone's inspection requests with their answers.
 ///
-/// Commission members, the tourism entity and the zone's API clients see all; a member
+/// Only commission members, the tourism entity and the zone's API clients see all; a member
 /// municipality's clerk-treasurer sees its own; other users related to the zone 403,
 /// anyone else 404.
 #[utoipa::path(

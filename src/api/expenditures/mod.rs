@@ -93,7 +93,7 @@ fn answer(
 
 /// File an expenditure report (version 1).
 ///
-/// The tourism entity only, as a person (commission members, the zone admin and member
+/// Only the tourism entity, as a person (commission members, the zone admin and member
 /// municipalities' users 403; anyone else 404). The period covers at most a year; each
 /// expenditure of $1,000.00 or more is an item of its own (Form SL-304 lists them),
 /// smaller ones may be summed by category (a summed line's amount is less than
@@ -138,7 +138,7 @@ pub async fn file(
 
 /// Amend a report: a new version (the old ones stay readable).
 ///
-/// The tourism entity only, as a person. `If-Match` names the latest version (428
+/// Only the tourism entity, as a person. `If-Match` names the latest version (428
 /// without, 412 when stale). A report returned for correction is corrected this way; an
 /// accepted report cannot be amended (409 `accepted_reports_are_final`). The body and its
 /// rules are those of filing.
@@ -182,8 +182,8 @@ pub async fn amend(
 
 /// The zone's expenditure reports, each at its latest version.
 ///
-/// Commission members, the tourism entity and the zone's API clients; the zone admin and
-/// member municipalities' users 403, anyone else 404. By period; `year` keeps those whose
+/// Only commission members, the tourism entity and the zone's API clients; the zone admin
+/// and member municipalities' users 403, anyone else 404. By period; `year` keeps those whose
 /// period starts or ends in it.
 #[utoipa::path(
     operation_id = "list_expenditure_reports",
@@ -217,7 +217,7 @@ pub async fn list(
 
 /// One expenditure report with its review trail (any version).
 ///
-/// Readers as for the list. Items of $1,000.00 or more are flagged
+/// Only commission members, the tourism entity and the zone's API clients (as for the list). Items of $1,000.00 or more are flagged
 /// `listed_individually_for_sl304`. The `ETag` is the latest version.
 #[utoipa::path(
     operation_id = "get_expenditure_report",

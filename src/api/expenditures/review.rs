@@ -59,7 +59,7 @@ struct QuestionPath {
 
 /// Review a report: comment, ask, accept or return it for correction.
 ///
-/// Commission members only, as persons (the tourism entity, the zone admin and member
+/// Only commission members, as persons (the tourism entity, the zone admin and member
 /// municipalities' users 403; anyone else 404). Acts on the latest version; a comment or
 /// question may name an item `line`. Accepting or returning decides the version once (409
 /// `already_decided`); a returned report is corrected by a new version (amend), an
@@ -110,7 +110,7 @@ pub async fn act(
 
 /// Answer a question of the commission's review.
 ///
-/// The tourism entity only, as a person. Each question is answered once (409
+/// Only the tourism entity, as a person. Each question is answered once (409
 /// `already_answered`); the answer joins the review trail.
 #[utoipa::path(
     operation_id = "answer_review_question",
