@@ -14,6 +14,7 @@ pub mod clearance;
 pub mod delinquencies;
 pub mod determinations;
 pub mod disclosures;
+pub mod expenditures;
 pub mod extract;
 pub mod framework_answers;
 pub mod health;
@@ -31,6 +32,7 @@ pub mod problems;
 pub mod quotes;
 pub mod remittances;
 pub mod returns;
+pub mod roster;
 pub mod security;
 pub mod vehicle_fee;
 pub mod zones;
@@ -64,6 +66,7 @@ use utoipa_actix_web::{AppExt, service_config::ServiceConfig};
         (name = "administration", description = "Users and role grants, zone membership and API clients (clerk-treasurers and zone admins)"),
         (name = "disclosures", description = "Court-order and legal-duty disclosure grants, and the access log of every read of a confidential record"),
         (name = "vehicle_fee", description = "Montello's city vehicle registration fee: the DOT's remittances (expected, received, difference), their corrections, and the segregated fund's spending and statement (clerk-treasurer and staff)"),
+        (name = "expenditures", description = "The tourism entity's expenditure reports, the commission's review, inspection requests of member municipalities and the commission roster (Montello room tax, distribution ¶B; Wis. Stat. § 66.0615(1)(fm))"),
         (name = "operations", description = "Health, readiness and the problem catalogue")
     ),
     components(schemas(
@@ -209,6 +212,21 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(remittances::views::of_municipality)
         .service(remittances::views::of_zone)
         .service(remittances::views::seats);
+    // Expenditure reports, their review, inspection requests, the commission roster.
+    cfg.service(expenditures::file)
+        .service(expenditures::list)
+        .service(expenditures::show)
+        .service(expenditures::amend)
+        .service(expenditures::review::act)
+        .service(expenditures::review::answer)
+        .service(expenditures::attachments::upload)
+        .service(expenditures::attachments::download)
+        .service(expenditures::inspections::request)
+        .service(expenditures::inspections::list)
+        .service(expenditures::inspections::answer)
+        .service(roster::show)
+        .service(roster::add)
+        .service(roster::end);
 }
 
 /// The OpenAPI document generated from [`routes`].

@@ -515,6 +515,11 @@ diesel::table! {
         reason -> Nullable<Text>,
         journal_id -> Text,
         recorded_by -> Text,
+    /// Expenditure reports of a zone's tourism entity (identity only; append-only).
+    expenditure_reports (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        created_by -> Text,
         created_at -> Timestamp,
     }
 }
@@ -532,6 +537,32 @@ diesel::table! {
         journal_id -> Text,
         recorded_by -> Text,
         created_at -> Timestamp,
+    /// One version of an expenditure report (append-only).
+    expenditure_report_versions (zone_id, report_id, version) {
+        zone_id -> BigInt,
+        report_id -> Text,
+        version -> BigInt,
+        period_start -> Date,
+        period_end -> Date,
+        received_declared_cents -> BigInt,
+        filed_by -> Text,
+        filed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Expenditures listed individually on a report version (append-only).
+    expenditure_items (zone_id, report_id, version, line) {
+        zone_id -> BigInt,
+        report_id -> Text,
+        version -> BigInt,
+        line -> BigInt,
+        spent_on -> Date,
+        payee -> Text,
+        amount_cents -> BigInt,
+        category -> Text,
+        description -> Text,
+        explanation -> Nullable<Text>,
     }
 }
 
@@ -554,6 +585,16 @@ diesel::table! {
         submitted_on -> Date,
         submitted_by -> Text,
         created_at -> Timestamp,
+    /// Impact measures of an expenditure item (append-only).
+    expenditure_impacts (zone_id, report_id, version, line, seq) {
+        zone_id -> BigInt,
+        report_id -> Text,
+        version -> BigInt,
+        line -> BigInt,
+        seq -> BigInt,
+        measure -> Text,
+        value -> BigInt,
+        source -> Text,
     }
 }
 
@@ -571,6 +612,66 @@ diesel::table! {
         reference -> Text,
         recorded_by -> Text,
         created_at -> Timestamp,
+    /// Expenditures under $1,000 summed by category (append-only).
+    expenditure_sums (zone_id, report_id, version, line) {
+        zone_id -> BigInt,
+        report_id -> Text,
+        version -> BigInt,
+        line -> BigInt,
+        category -> Text,
+        amount_cents -> BigInt,
+        item_count -> BigInt,
+        description -> Text,
+        explanation -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    /// The commission's review acts and the tourism entity's answers (append-only).
+    expenditure_reviews (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        report_id -> Text,
+        seq -> BigInt,
+        version -> BigInt,
+        act -> Text,
+        item_line -> Nullable<BigInt>,
+        answers -> Nullable<Text>,
+        text -> Nullable<Text>,
+        by_actor -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Receipts and invoices attached to an expenditure report (append-only).
+    expenditure_attachments (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        report_id -> Text,
+        kind -> Text,
+        content_type -> Text,
+        size_bytes -> BigInt,
+        sha256 -> Text,
+        content -> Binary,
+        uploaded_by -> Text,
+        uploaded_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A zone's append-only access log (reads of expenditure attachments).
+    zone_access_log (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        at -> Timestamp,
+        actor_kind -> Text,
+        actor_id -> Text,
+        basis -> Text,
+        record_type -> Text,
+        record_id -> Text,
+        action -> Text,
+        request_id -> Text,
     }
 }
 
@@ -583,6 +684,43 @@ diesel::table! {
         buyer_payor_id -> Text,
         transfer_on -> Date,
         recorded_by -> Text,
+    /// Member municipalities' requests to inspect records (append-only).
+    inspection_requests (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        municipality_id -> BigInt,
+        records_of -> Text,
+        requested_on -> Date,
+        records -> Text,
+        requested_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Answers to inspection requests (one per request; append-only).
+    inspection_answers (zone_id, request_id) {
+        zone_id -> BigInt,
+        request_id -> Text,
+        answered_on -> Date,
+        inspection_on -> Nullable<Date>,
+        answer -> Text,
+        answered_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The commission roster (append-only; ends in commission_roster_ends).
+    commission_roster (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        name -> Text,
+        affiliation -> Text,
+        represents_lodging_and_tourism_industry -> Bool,
+        appointed_by -> BigInt,
+        term_start -> Date,
+        created_by -> Text,
         created_at -> Timestamp,
     }
 }
@@ -594,5 +732,12 @@ diesel::table! {
         transfer_id -> Text,
         seller_establishment_id -> Text,
         buyer_establishment_id -> Text,
+    /// The end of a commission membership (one per member; append-only).
+    commission_roster_ends (zone_id, member_id) {
+        zone_id -> BigInt,
+        member_id -> Text,
+        term_end -> Date,
+        ended_by -> Text,
+        ended_at -> Timestamp,
     }
 }

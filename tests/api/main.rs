@@ -15,6 +15,7 @@ mod auth;
 mod backup;
 mod cli;
 mod errors;
+mod expenditures;
 mod health;
 mod helpers;
 mod hostile;

@@ -290,6 +290,63 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ),
         // The public verification: the code `not-found` is no certificate's, for anyone.
         ("verify_clearance_certificate", [404; 10]),
+        // Expenditure reports (issue 10 items 3, 4): the tourism entity files, amends,
+        // answers and attaches (`{}` or a missing `kind` stops at validation); the
+        // commission reviews; both read (the ids exist nowhere: 404); everyone else
+        // related to the zone (Montello's users, the zone admin) 403, Hayward 404.
+        (
+            "file_expenditure_report",
+            [401, 403, 403, 403, 403, 403, 422, 403, 404, 404],
+        ),
+        (
+            "list_expenditure_reports",
+            [401, 403, 403, 403, 403, 200, 200, 403, 404, 404],
+        ),
+        (
+            "get_expenditure_report",
+            [401, 403, 403, 403, 403, 404, 404, 403, 404, 404],
+        ),
+        (
+            "amend_expenditure_report",
+            [401, 403, 403, 403, 403, 403, 422, 403, 404, 404],
+        ),
+        (
+            "review_expenditure_report",
+            [401, 403, 403, 403, 403, 422, 403, 403, 404, 404],
+        ),
+        (
+            "answer_review_question",
+            [401, 403, 403, 403, 403, 403, 422, 403, 404, 404],
+        ),
+        (
+            "upload_expenditure_attachment",
+            [401, 403, 403, 403, 403, 403, 422, 403, 404, 404],
+        ),
+        (
+            "download_expenditure_attachment",
+            [401, 403, 403, 403, 403, 404, 404, 403, 404, 404],
+        ),
+        // Inspection requests: Montello's clerk-treasurer asks (`{}`: 422) and reads its
+        // own; the commission and the tourism entity read and answer (no such request: 404).
+        (
+            "request_inspection",
+            [401, 422, 403, 403, 403, 403, 403, 403, 404, 404],
+        ),
+        (
+            "list_inspection_requests",
+            [401, 200, 403, 403, 403, 200, 200, 403, 404, 404],
+        ),
+        (
+            "answer_inspection_request",
+            [401, 403, 403, 403, 403, 404, 404, 403, 404, 404],
+        ),
+        // The commission roster: the zone admin writes; zone roles and member clerks read.
+        (
+            "get_commission_roster",
+            [401, 200, 403, 403, 403, 200, 200, 200, 404, 404],
+        ),
+        ("add_commission_member", ZONE_ADMIN_BODY),
+        ("end_commission_membership", ZONE_ADMIN_404),
         (
             "issue_clearance_certificate",
             [401, 409, 409, 403, 403, 403, 403, 403, 404, 404],

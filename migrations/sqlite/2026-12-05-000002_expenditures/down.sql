@@ -1,0 +1,12 @@
+DROP TABLE commission_roster_ends;
+DROP TABLE commission_roster;
+DROP TABLE inspection_answers;
+DROP TABLE inspection_requests;
+DROP TABLE zone_access_log;
+DROP TABLE expenditure_attachments;
+DROP TABLE expenditure_reviews;
+DROP TABLE expenditure_sums;
+DROP TABLE expenditure_impacts;
+DROP TABLE expenditure_items;
+DROP TABLE expenditure_report_versions;
+DROP TABLE expenditure_reports;
