@@ -515,11 +515,6 @@ diesel::table! {
         reason -> Nullable<Text>,
         journal_id -> Text,
         recorded_by -> Text,
-    /// Expenditure reports of a zone's tourism entity (identity only; append-only).
-    expenditure_reports (zone_id, id) {
-        zone_id -> BigInt,
-        id -> Text,
-        created_by -> Text,
         created_at -> Timestamp,
     }
 }
@@ -537,6 +532,82 @@ diesel::table! {
         journal_id -> Text,
         recorded_by -> Text,
         created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Versions of a municipality's quarterly remittance to its zone (append-only).
+    remittances (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        zone_id -> BigInt,
+        period -> Text,
+        version -> Integer,
+        source -> Text,
+        gross_receipts_cents -> BigInt,
+        tax_collected_cents -> BigInt,
+        payor_count -> Integer,
+        commission_share -> Text,
+        commission_cents -> BigInt,
+        retained_cents -> BigInt,
+        commission_difference_cents -> BigInt,
+        submitted_on -> Date,
+        submitted_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The commission's share of a remittance version marked paid (append-only).
+    remittance_transfers (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        remittance_id -> Text,
+        zone_id -> BigInt,
+        period -> Text,
+        paid_on -> Date,
+        amount_cents -> BigInt,
+        method -> Text,
+        reference -> Text,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Transfers of a payor's establishments to another payor (append-only).
+    payor_transfers (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        seller_payor_id -> Text,
+        buyer_payor_id -> Text,
+        transfer_on -> Date,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The establishments a transfer moved: the seller's row and the buyer's.
+    payor_transfer_establishments (municipality_id, transfer_id, seller_establishment_id) {
+        municipality_id -> BigInt,
+        transfer_id -> Text,
+        seller_establishment_id -> Text,
+        buyer_establishment_id -> Text,
+    }
+}
+
+diesel::table! {
+    /// Expenditure reports of a zone's tourism entity (identity only; append-only).
+    expenditure_reports (zone_id, id) {
+        zone_id -> BigInt,
+        id -> Text,
+        created_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// One version of an expenditure report (append-only).
     expenditure_report_versions (zone_id, report_id, version) {
         zone_id -> BigInt,
@@ -567,24 +638,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Versions of a municipality's quarterly remittance to its zone (append-only).
-    remittances (municipality_id, id) {
-        municipality_id -> BigInt,
-        id -> Text,
-        zone_id -> BigInt,
-        period -> Text,
-        version -> Integer,
-        source -> Text,
-        gross_receipts_cents -> BigInt,
-        tax_collected_cents -> BigInt,
-        payor_count -> Integer,
-        commission_share -> Text,
-        commission_cents -> BigInt,
-        retained_cents -> BigInt,
-        commission_difference_cents -> BigInt,
-        submitted_on -> Date,
-        submitted_by -> Text,
-        created_at -> Timestamp,
     /// Impact measures of an expenditure item (append-only).
     expenditure_impacts (zone_id, report_id, version, line, seq) {
         zone_id -> BigInt,
@@ -599,19 +652,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// The commission's share of a remittance version marked paid (append-only).
-    remittance_transfers (municipality_id, id) {
-        municipality_id -> BigInt,
-        id -> Text,
-        remittance_id -> Text,
-        zone_id -> BigInt,
-        period -> Text,
-        paid_on -> Date,
-        amount_cents -> BigInt,
-        method -> Text,
-        reference -> Text,
-        recorded_by -> Text,
-        created_at -> Timestamp,
     /// Expenditures under $1,000 summed by category (append-only).
     expenditure_sums (zone_id, report_id, version, line) {
         zone_id -> BigInt,
@@ -676,14 +716,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Transfers of a payor's establishments to another payor (append-only).
-    payor_transfers (municipality_id, id) {
-        municipality_id -> BigInt,
-        id -> Text,
-        seller_payor_id -> Text,
-        buyer_payor_id -> Text,
-        transfer_on -> Date,
-        recorded_by -> Text,
     /// Member municipalities' requests to inspect records (append-only).
     inspection_requests (zone_id, id) {
         zone_id -> BigInt,
@@ -726,12 +758,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// The establishments a transfer moved: the seller's row and the buyer's.
-    payor_transfer_establishments (municipality_id, transfer_id, seller_establishment_id) {
-        municipality_id -> BigInt,
-        transfer_id -> Text,
-        seller_establishment_id -> Text,
-        buyer_establishment_id -> Text,
     /// The end of a commission membership (one per member; append-only).
     commission_roster_ends (zone_id, member_id) {
         zone_id -> BigInt,
