@@ -34,6 +34,7 @@ pub mod remittances;
 pub mod returns;
 pub mod roster;
 pub mod security;
+pub mod statistics;
 pub mod vehicle_fee;
 pub mod zones;
 
@@ -227,6 +228,9 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(roster::show)
         .service(roster::add)
         .service(roster::end);
+    // Public statistics (small cells withheld).
+    cfg.service(statistics::of_zone)
+        .service(statistics::of_municipality);
 }
 
 /// The OpenAPI document generated from [`routes`].

@@ -22,6 +22,7 @@ pub mod policies;
 pub mod remittances;
 pub mod returns;
 pub mod roster;
+pub mod statistics;
 pub mod tenants;
 pub mod transfers;
 pub mod vehicle_fee;

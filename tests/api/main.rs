@@ -29,5 +29,6 @@ mod quotes;
 mod remittances;
 mod returns;
 mod rls;
+mod statistics;
 mod vehicle_fee;
 mod zones;

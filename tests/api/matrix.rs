@@ -384,6 +384,9 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
             "get_zone_seats",
             [401, 200, 403, 403, 403, 200, 200, 200, 404, 404],
         ),
+        // Public statistics: no sign-in, small cells withheld.
+        ("get_zone_statistics", ALL_200),
+        ("get_municipality_statistics", ALL_200),
     ])
 }
 
