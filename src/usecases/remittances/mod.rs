@@ -307,7 +307,7 @@ pub fn preview(
 }
 
 /// The tax principal received in `quarter` per payor and period charged.
-fn tax_receipts(
+pub(crate) fn tax_receipts(
     conn: &mut DbConn,
     municipality_id: i64,
     quarter: &Period,
