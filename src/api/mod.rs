@@ -31,6 +31,7 @@ pub mod policies;
 pub mod problems;
 pub mod quotes;
 pub mod remittances;
+pub mod reports;
 pub mod returns;
 pub mod roster;
 pub mod security;
@@ -231,6 +232,9 @@ pub fn routes(cfg: &mut ServiceConfig) {
     // Public statistics (small cells withheld).
     cfg.service(statistics::of_zone)
         .service(statistics::of_municipality);
+    // The commission's report back to each member and Form SL-304's figures.
+    cfg.service(reports::report_back)
+        .service(reports::state_report);
 }
 
 /// The OpenAPI document generated from [`routes`].

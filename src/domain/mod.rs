@@ -38,6 +38,7 @@ pub mod registry;
 pub mod remittance;
 pub mod returns;
 pub mod roster;
+pub mod state_report;
 pub mod statistics;
 pub mod tenant;
 pub mod vehicle_fee;

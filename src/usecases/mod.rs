@@ -20,6 +20,7 @@ pub mod notices;
 pub mod payors;
 pub mod policies;
 pub mod remittances;
+pub mod reports;
 pub mod returns;
 pub mod roster;
 pub mod statistics;

@@ -23,9 +23,11 @@ pub async fn app() -> TestApp {
 }
 
 /// The 2026 report: three items listed (4500.00, 1000.00, 12345.67) and two
-/// summed lines (2999.97 of 3 ads, 450.50 of 2 postage bills); 20000.00 received.
-/// Spent: 4500.00 + 1000.00 + 12345.67 + 2999.97 + 450.50 = 21296.14;
-/// carried over: 20000.00 − 21296.14 = −1296.14 (a deficit).
+/// summed lines (2999.97 of 3 ads, 450.50 of 2 postage bills); 20000.00 declared
+/// received. Spent: 4500.00 + 1000.00 + 12345.67 + 2999.97 + 450.50 = 21296.14;
+/// received (the members' transfers; none in the demo): 0.00, so carried over
+/// 0.00 − 21296.14 = −21296.14 (a deficit). The report back tests
+/// (tests/api/reports.rs) receive real transfers.
 pub fn report_2026() -> Value {
     json!({
         "period_start": "2026-01-01",

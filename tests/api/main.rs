@@ -27,6 +27,7 @@ mod openapi;
 mod payors;
 mod quotes;
 mod remittances;
+mod reports;
 mod returns;
 mod rls;
 mod statistics;

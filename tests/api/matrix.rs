@@ -387,6 +387,14 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         // Public statistics: no sign-in, small cells withheld.
         ("get_zone_statistics", ALL_200),
         ("get_municipality_statistics", ALL_200),
+        // The commission's report back: commission members, the tourism entity and
+        // the member's own clerk; the zone admin and Montello's other roles 403,
+        // Hayward's users 404. Form SL-304's figures: public.
+        (
+            "get_report_back",
+            [401, 200, 403, 403, 403, 200, 200, 403, 404, 404],
+        ),
+        ("get_state_report", ALL_200),
     ])
 }
 
@@ -405,6 +413,9 @@ fn concrete(path: &str) -> String {
         p.push_str("?year=2026");
     }
     if p.ends_with("/remittances") || p.ends_with("/seats") {
+        p.push_str("?year=2026");
+    }
+    if p.ends_with("/state-report") || p.contains("/reports/") {
         p.push_str("?year=2026");
     }
     if p == "/v1/municipalities/montello/returns" {

@@ -87,7 +87,7 @@ pub struct ReportIn {
     #[serde(deserialize_with = "crate::domain::iso_date::strict")]
     #[schema(value_type = String, format = Date)]
     pub period_end: NaiveDate,
-    /// What the commission received in the period, as the tourism entity states it (not negative): the report's `received` until the members' remittances are connected.
+    /// What the commission received in the period, as the tourism entity states it (not negative); kept as `totals.declared` beside `totals.received` (from the members' transfers).
     pub received_declared: Money,
     /// Expenditures listed individually.
     #[serde(default)]
@@ -211,6 +211,10 @@ pub struct ReportTotals {
     pub received: Money,
     /// Where `received` comes from.
     pub received_source: String,
+    /// What the tourism entity declared received on this version (`received_declared`).
+    pub declared: Money,
+    /// received − declared: what the declaration is off by (0.00 when they agree).
+    pub declared_difference: Money,
     /// Items and summed lines.
     pub spent: Money,
     /// received − spent; negative is a deficit.
@@ -414,7 +418,10 @@ impl ExpenditureReport {
             received_declared: Money::from_cents(shown.row.received_declared_cents),
             totals: ReportTotals {
                 received: v.totals.received,
-                received_source: "received_declared: the commission's receipts in the period as the tourism entity states them on the report (usecases::expenditures::filing::commission_received)".into(),
+                received_source: "transfers: the commission shares of the members' remittances whose transfer was marked paid within the report's period (usecases::expenditures::filing::commission_received; Montello room tax, distribution ¶A)".into(),
+                declared: Money::from_cents(shown.row.received_declared_cents),
+                declared_difference: v.totals.received
+                    - Money::from_cents(shown.row.received_declared_cents),
                 spent: v.totals.spent,
                 carried_over: v.totals.carried_over,
                 deficit: v.totals.is_deficit(),

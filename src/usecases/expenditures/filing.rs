@@ -22,11 +22,12 @@ use crate::{
         expenditures::{ImpactRow, ItemRow, ReportRow, SumRow, VersionRow},
     },
     domain::{
-        Money,
+        Money, Period,
         expenditure::{
             LODGING_FACILITY_CITATION, Refusal, Report, ReportDraft, judge,
             review::{ReviewFault, may_amend},
         },
+        period::{MAX_YEAR, MIN_YEAR},
     },
     error::{ApiError, FieldError},
     tenancy::{ZoneAction, ZoneContext},
@@ -35,20 +36,32 @@ use crate::{
 
 /// The commission's receipts from `from` to `to` (both included).
 ///
-/// For now: the sum of `received_declared` that the tourism entity states on
-/// the latest version of each of the zone's reports whose period lies within
-/// `from..=to` (a zone has one report per period, so a report's own period
-/// gives its own declaration). The members' remittances (issue 10 item 1)
-/// replace this: once merged, this function sums the commission's shares
-/// paid in the period instead, and every report's `received` follows.
+/// The commission shares of the members' remittances whose transfer was
+/// marked paid in `from..=to` (by the transfer's `paid_on`, whatever quarter
+/// it pays): the money the members actually forwarded (Montello room tax,
+/// distribution ¶A, "the municipality shall distribute 75% of the room taxes
+/// to the commission"). The figure the tourism entity declares on its report
+/// (`received_declared`) is kept beside it as "declared", with the
+/// difference, never replacing it. Totals per transfer only: no payor figure is read.
 pub fn commission_received(
     conn: &mut DbConn,
     zone_id: i64,
     from: NaiveDate,
     to: NaiveDate,
 ) -> Result<Money, ApiError> {
+    use chrono::Datelike;
+    // Every quarter a transfer paid by `to` can be for (a quarter is paid
+    // after it ends, so none after `to`'s year).
+    let periods: Vec<String> = (MIN_YEAR..=to.year().clamp(MIN_YEAR, MAX_YEAR))
+        .flat_map(Period::quarters_of_year)
+        .map(|p| p.to_string())
+        .collect();
     Ok(Money::from_cents(
-        db::expenditures::received_declared_within(conn, zone_id, from, to)?,
+        db::remittances::transfers_of_zone(conn, zone_id, &periods)?
+            .iter()
+            .filter(|t| from <= t.paid_on && t.paid_on <= to)
+            .map(|t| t.amount_cents)
+            .sum(),
     ))
 }
 

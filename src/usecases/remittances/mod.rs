@@ -311,6 +311,7 @@ pub fn preview(
 /// `db::remittances::RECEIPT_KINDS` names, by the date received); also the
 /// public statistics' source for a municipality in no zone.
 pub fn tax_receipts(
+pub(crate) fn tax_receipts(
     conn: &mut DbConn,
     municipality_id: i64,
     quarter: &Period,

@@ -11,9 +11,13 @@ async fn a_report_lists_large_items_sums_small_ones_and_shows_the_deficit() {
     let r = file(&app, report_2026()).await;
     assert_eq!(r["version"], 1);
     assert_eq!(r["status"], "submitted");
-    assert_eq!(r["totals"]["received"], "20000.00");
+    // No member has transferred anything in 2026: received 0.00 from the
+    // transfers, beside the 20000.00 declared (0.00 − 20000.00 = −20000.00).
+    assert_eq!(r["totals"]["received"], "0.00");
+    assert_eq!(r["totals"]["declared"], "20000.00");
+    assert_eq!(r["totals"]["declared_difference"], "-20000.00");
     assert_eq!(r["totals"]["spent"], "21296.14");
-    assert_eq!(r["totals"]["carried_over"], "-1296.14");
+    assert_eq!(r["totals"]["carried_over"], "-21296.14");
     assert_eq!(r["totals"]["deficit"], true);
     let flags: Vec<bool> = r["items"]
         .as_array()
@@ -54,7 +58,8 @@ async fn a_report_lists_large_items_sums_small_ones_and_shows_the_deficit() {
         .await
         .unwrap();
     assert_eq!(none["items"].as_array().unwrap().len(), 0);
-    // A surplus: 25000.00 received, the same spending: 3703.86 carried over.
+    // A new declaration (25000.00) changes what is declared, not what was
+    // received: still 0.00 − 21296.14; the difference 0.00 − 25000.00.
     let mut body = report_2026();
     body["received_declared"] = json!("25000.00");
     let token = app.token(TOURISM).await;
@@ -67,8 +72,10 @@ async fn a_report_lists_large_items_sums_small_ones_and_shows_the_deficit() {
         .await;
     assert_eq!(amended.status(), 201);
     let amended: serde_json::Value = amended.json().await.unwrap();
-    assert_eq!(amended["totals"]["carried_over"], "3703.86");
-    assert_eq!(amended["totals"]["deficit"], false);
+    assert_eq!(amended["totals"]["carried_over"], "-21296.14");
+    assert_eq!(amended["totals"]["declared"], "25000.00");
+    assert_eq!(amended["totals"]["declared_difference"], "-25000.00");
+    assert_eq!(amended["totals"]["deficit"], true);
 }
 
 #[actix_web::test]
