@@ -306,12 +306,10 @@ pub fn preview(
     )
 }
 
-/// The tax principal received in `quarter` per payor and period charged.
 /// The quarter's tax receipts from the municipality's ledger (the lines
 /// `db::remittances::RECEIPT_KINDS` names, by the date received); also the
 /// public statistics' source for a municipality in no zone.
 pub fn tax_receipts(
-pub(crate) fn tax_receipts(
     conn: &mut DbConn,
     municipality_id: i64,
     quarter: &Period,
