@@ -19,9 +19,7 @@
 //!   payment's yet commit after the payment read the book (the race of an
 //!   amendment and a payment at once). The book without those journals
 //!   (of those kinds, written within a minute before the payment's) is
-//!   replayed too, leaving out the newest one, then the newest two, ...
-//!   (a unit that had not committed wrote the latest of them), and any
-//!   replay agreeing is agreement; a payment, a
+//!   replayed too, and either replay agreeing is agreement; a payment, a
 //!   credit application, a refund and a security application are written
 //!   under the lock, so they are always in storage order;
 //! - the replayed journal and the stored one must agree line for line
@@ -197,21 +195,18 @@ pub(super) fn check_payment_allocations(
         // not yet taken the payor's lock (see the module doc) may not have
         // been visible to it: the book without them is tried too.
         let window = journal.created_at - chrono::Duration::seconds(CONCURRENT_SECONDS);
-        let mut unlocked: Vec<&JournalRow> = earlier
+        let unlocked: Vec<&JournalRow> = earlier
             .iter()
             .copied()
             .filter(|j| j.created_at >= window && POSTED_BEFORE_THE_LOCK.contains(&j.kind.as_str()))
             .collect();
-        // The newest of them first: without the last one, the last two, ...
         let mut candidates = vec![earlier.clone()];
-        unlocked.sort_by_key(|j| std::cmp::Reverse(j.created_at));
-        for k in 1..=unlocked.len() {
-            let left_out = &unlocked[..k];
+        if !unlocked.is_empty() {
             candidates.push(
                 earlier
                     .iter()
                     .copied()
-                    .filter(|j| !left_out.iter().any(|u| u.id == j.id))
+                    .filter(|j| !unlocked.iter().any(|u| u.id == j.id))
                     .collect(),
             );
         }
