@@ -42,10 +42,6 @@
 //!   notices and their documents);
 //! - a `credit_applied` journal caused by a version is not that version's
 //!   own journal (it is checked as a journal: balanced, known accounts);
-//! - every payment's journal is what the payment order gives when the
-//!   payment is replayed on the ledger as it stood before it (`replay`): a
-//!   balanced tamper inside a payment's journal is named with the
-//!   difference per account;
 //! - every vehicle registration fee remittance version and every spending
 //!   from the fund has its one journal (cash and
 //!   `municipality:vehicle_fee_fund` moved by what its row says, on its day),
@@ -173,12 +169,6 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.payments, totals.reversals
         ));
     }
-    if totals.replay_faults == 0 {
-        report.checked.push(format!(
-            "{} payment(s) replayed: each journal posts line for line the allocation the payment order gives on the ledger as it stood before it",
-            totals.replayed_payments
-        ));
-    }
     if totals.determination_faults == 0 {
         report.checked.push(format!(
             "{} determination(s) each have their journal posting what they determined, and their notice",
@@ -232,10 +222,6 @@ struct Totals {
     reversals: usize,
     /// Violations found on payments and their journals.
     payment_faults: usize,
-    /// Payments whose journal was computed again (`replay`).
-    replayed_payments: usize,
-    /// Payments whose stored journal differs from the replay.
-    replay_faults: usize,
     determinations: usize,
     /// Violations found on determinations and their journals.
     determination_faults: usize,
@@ -411,16 +397,6 @@ fn check_municipality(
         totals,
     )?;
     totals.payment_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    totals.replayed_payments += super::replay::check_payment_allocations(
-        conn,
-        municipality_id,
-        slug,
-        &journals,
-        &lines,
-        &mut report.broken,
-    )?;
-    totals.replay_faults += report.broken.len() - before;
     let before = report.broken.len();
     totals.determinations +=
         super::determinations::check(conn, municipality_id, slug, &by_cause, &lines, report)?;
