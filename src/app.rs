@@ -107,6 +107,8 @@ pub struct AppState {
     /// What time it is: the system clock in production, a fixed one in tests.
     /// Filing and payment dates are its local (America/Chicago) date.
     pub clock: Arc<dyn Clock>,
+    /// How long a claimed `Idempotency-Key` whose request died holds the key.
+    pub idempotency_lease: chrono::TimeDelta,
 }
 
 /// Why the service could not start.
@@ -215,7 +217,15 @@ impl Application {
         let port = bound.port();
         let db = Db::open(&settings.database_url, settings.pool_size)?;
         tracing::info!(backend = db.backend(), applied, "database ready");
-        let state = AppState { db, auth, clock };
+        let idempotency_lease = chrono::TimeDelta::seconds(
+            i64::try_from(settings.idempotency_lease_secs).unwrap_or(i64::MAX),
+        );
+        let state = AppState {
+            db,
+            auth,
+            clock,
+            idempotency_lease,
+        };
 
         let data = web::Data::new(state.clone());
         let server = HttpServer::new(move || {

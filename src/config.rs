@@ -19,6 +19,7 @@
 //! | token audience (`aud`) | `token_audience` | `ROOMTAX_TOKEN_AUDIENCE` (default `roomtax-api`) |
 //! | access token lifetime | `access_token_ttl_secs` | `ROOMTAX_ACCESS_TOKEN_TTL_SECS` (default 900) |
 //! | refresh token lifetime | `refresh_token_ttl_days` | `ROOMTAX_REFRESH_TOKEN_TTL_DAYS` (default 30) |
+//! | idempotency lease | `idempotency_lease_secs` | `ROOMTAX_IDEMPOTENCY_LEASE_SECS` (default 300; 10 to 3600): how long a request that died mid-way keeps its `Idempotency-Key` before a retry may take it over |
 //!
 //! The file is `--config FILE` or `ROOMTAX_CONFIG`; unknown keys are refused.
 
@@ -89,6 +90,9 @@ pub struct Settings {
     pub access_token_ttl_secs: u64,
     /// Refresh token lifetime in days.
     pub refresh_token_ttl_days: u32,
+    /// Seconds a claimed `Idempotency-Key` whose request died stays in progress
+    /// before a retry with the key may take it over.
+    pub idempotency_lease_secs: u64,
 }
 
 impl Default for Settings {
@@ -107,6 +111,7 @@ impl Default for Settings {
             token_audience: "roomtax-api".into(),
             access_token_ttl_secs: 900,
             refresh_token_ttl_days: 30,
+            idempotency_lease_secs: 60 * crate::domain::idempotency::LEASE_MINUTES as u64,
         }
     }
 }
@@ -149,6 +154,10 @@ const ENV: &[(&str, &[&str])] = &[
     (
         "refresh_token_ttl_days",
         &["ROOMTAX_REFRESH_TOKEN_TTL_DAYS"],
+    ),
+    (
+        "idempotency_lease_secs",
+        &["ROOMTAX_IDEMPOTENCY_LEASE_SECS"],
     ),
 ];
 
@@ -194,6 +203,12 @@ impl Settings {
             return Err(SettingsError::Env {
                 name: "ROOMTAX_ACCESS_TOKEN_TTL_SECS".into(),
                 message: "access tokens live between 60 and 3600 seconds".into(),
+            });
+        }
+        if !crate::domain::idempotency::LEASE_SECS_RANGE.contains(&self.idempotency_lease_secs) {
+            return Err(SettingsError::Env {
+                name: "ROOMTAX_IDEMPOTENCY_LEASE_SECS".into(),
+                message: "an idempotency lease lasts between 10 and 3600 seconds".into(),
             });
         }
         if self.pool_size == 0 {
@@ -307,5 +322,24 @@ mod tests {
         std::fs::write(&file, "prot = 1\n").unwrap();
         let err = Settings::load_with(Some(&file), &|_| None).unwrap_err();
         assert!(err.to_string().contains("prot"), "{err}");
+    }
+
+    #[test]
+    fn the_idempotency_lease_defaults_to_five_minutes_and_is_bounded() {
+        let s = Settings::load_with(None, &|_| None).unwrap();
+        assert_eq!(s.idempotency_lease_secs, 300);
+        let lease = |v: &'static str| {
+            Settings::load_with(None, &move |k| {
+                (k == "ROOMTAX_IDEMPOTENCY_LEASE_SECS").then(|| v.to_string())
+            })
+        };
+        assert_eq!(lease("20").unwrap().idempotency_lease_secs, 20);
+        for bad in ["9", "3601", "0"] {
+            let err = lease(bad).unwrap_err();
+            assert!(
+                err.to_string().contains("ROOMTAX_IDEMPOTENCY_LEASE_SECS"),
+                "{bad}: {err}"
+            );
+        }
     }
 }

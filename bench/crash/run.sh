@@ -10,7 +10,9 @@
 #
 #   --backend   sqlite (default: a fresh file) or postgres (a fresh database and two fresh
 #               roles made by deploy/postgres-init/01-roles.sh, dropped afterwards)
-#   --cycles    kill -9 cycles (default 20); --short: 3 (CI)
+#   --cycles    kill -9 cycles (default 20); --short: 3 cycles and a 20 s idempotency
+#               lease (CI; the full run keeps the production default of 5 minutes)
+#   --lease S   the server's ROOMTAX_IDEMPOTENCY_LEASE_SECS (default 300)
 #   --keep      keep the work folder (database, server logs, result.json)
 #   --fault retry-without-key   retries forget their Idempotency-Key: the run must FAIL
 #               (it shows the verification catches duplicates)
@@ -21,17 +23,18 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-backend=sqlite cycles=20 clients=4 seed="" keep="" fault=""
+backend=sqlite cycles=20 clients=4 seed="" keep="" fault="" lease=300
 while (($#)); do
   case $1 in
     --backend) backend=$2; shift 2 ;;
     --cycles) cycles=$2; shift 2 ;;
-    --short) cycles=3; shift ;;
+    --short) cycles=3 lease=20; shift ;;
+    --lease) lease=$2; shift 2 ;;
     --clients) clients=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --fault) fault=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -74,6 +77,7 @@ else
   sql_url="${pg_server%/*}/$db"
 fi
 
+export ROOMTAX_IDEMPOTENCY_LEASE_SECS=$lease
 args=(--bin "$bin" --work "$work" --backend "$backend" --cycles "$cycles" --clients "$clients")
 [[ -n $seed ]] && args+=(--seed "$seed")
 [[ -n $sql_url ]] && args+=(--sql-url "$sql_url")

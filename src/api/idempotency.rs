@@ -21,7 +21,7 @@
 //!   authorises again, does the work and stores the response with it (`done`), so a
 //!   stored response always describes committed work; if the work fails, (3) a short
 //!   unit releases the claim and the error is answered (a retry may try again);
-//! - lease: a claim still `in_progress` after `LEASE_MINUTES` (5) minutes is taken to
+//! - lease: a claim still `in_progress` after the lease (`idempotency_lease_secs`, default `LEASE_MINUTES` = 5 minutes) is taken to
 //!   be abandoned (a crash between (1) and (3)) and the next request with the key takes
 //!   it over; should the first request still finish after that, its unit of work fails
 //!   with the 409 and rolls back, so the work is done once;
@@ -242,6 +242,7 @@ impl Idempotency {
         };
         let fingerprint = body.map(|b| Fingerprint::of(&self.method, &self.target, &b));
         let now = state.clock.now();
+        let lease = state.idempotency_lease;
         let check = authorise.clone();
         let target = self.target.clone();
         let begun = here
@@ -260,6 +261,7 @@ impl Idempotency {
                     &key,
                     &fingerprint,
                     now,
+                    lease,
                 )?;
                 if let Begun::Replay(stored) = &begun {
                     // A replay shows the confidential record again: it is a read.

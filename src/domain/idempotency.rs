@@ -41,8 +41,14 @@ pub const KEY_MAX: usize = 255;
 pub const RETENTION_HOURS: i64 = 24;
 
 /// How long a claim may stay in progress before another request may take it
-/// over, in minutes (a request's work takes seconds; see [`abandoned`]).
+/// over, in minutes, unless the installation sets another lease (a request's work
+/// takes seconds; see [`abandoned`]).
 pub const LEASE_MINUTES: i64 = 5;
+
+/// The shortest and longest lease an installation may set, in seconds: a shorter
+/// one could let a retry run beside a slow request that is still working; a longer
+/// one keeps a key whose request died blocked for most of a working session.
+pub const LEASE_SECS_RANGE: std::ops::RangeInclusive<u64> = 10..=3600;
 
 /// The request header (and the `field` of its refusals).
 pub const HEADER: &str = "Idempotency-Key";
@@ -239,9 +245,9 @@ pub fn expired(created_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
 }
 
 /// Whether a claim made at `claimed_at` and still in progress at `now` is abandoned
-/// (older than [`LEASE_MINUTES`]): its request may be taken over.
-pub fn abandoned(claimed_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    now - claimed_at > TimeDelta::minutes(LEASE_MINUTES)
+/// (older than `lease`, by default [`LEASE_MINUTES`]): its request may be taken over.
+pub fn abandoned(claimed_at: DateTime<Utc>, now: DateTime<Utc>, lease: TimeDelta) -> bool {
+    now - claimed_at > lease
 }
 
 #[cfg(test)]
@@ -419,15 +425,21 @@ mod tests {
     }
 
     #[test]
-    fn a_claim_in_progress_is_leased_for_five_minutes() {
+    fn a_claim_in_progress_is_leased_for_five_minutes_unless_set_otherwise() {
         let t0 = DateTime::parse_from_rfc3339("2026-05-01T04:30:00Z")
             .unwrap()
             .with_timezone(&Utc);
-        assert!(!abandoned(t0, t0 + TimeDelta::minutes(5)));
+        let lease = TimeDelta::minutes(LEASE_MINUTES);
+        assert!(!abandoned(t0, t0 + TimeDelta::minutes(5), lease));
         assert!(abandoned(
             t0,
-            t0 + TimeDelta::minutes(5) + TimeDelta::seconds(1)
+            t0 + TimeDelta::minutes(5) + TimeDelta::seconds(1),
+            lease
         ));
+        // An installation's shorter lease.
+        let short = TimeDelta::seconds(20);
+        assert!(!abandoned(t0, t0 + short, short));
+        assert!(abandoned(t0, t0 + short + TimeDelta::seconds(1), short));
     }
 
     proptest! {

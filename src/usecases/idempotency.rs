@@ -85,7 +85,8 @@ fn response(row: KeyRow) -> Result<StoredResponse, ApiError> {
 }
 
 /// Claim `key` for `actor` in the municipality, or find its first response
-/// (see the module doc). `now` is the application's clock.
+/// (see the module doc). `now` is the application's clock; `lease` how long a claim
+/// in progress holds its key (the installation's setting).
 pub fn begin(
     conn: &mut DbConn,
     municipality_id: i64,
@@ -93,6 +94,7 @@ pub fn begin(
     key: &IdempotencyKey,
     fingerprint: &Fingerprint,
     now: DateTime<Utc>,
+    lease: TimeDelta,
 ) -> Result<Begun, ApiError> {
     let now = now.trunc_subsecs(6);
     store::expire(
@@ -110,7 +112,7 @@ pub fn begin(
     let row = store::get(conn, municipality_id, actor, key.as_str())?;
     let (state, abandoned_at) = match &row {
         None => (Stored::None, None),
-        Some(r) if r.state == "in_progress" && abandoned(r.created_at.and_utc(), now) => {
+        Some(r) if r.state == "in_progress" && abandoned(r.created_at.and_utc(), now, lease) => {
             (Stored::None, Some(r.created_at))
         }
         Some(r) => (stored(r)?, None),
