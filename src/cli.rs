@@ -87,6 +87,19 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Seed a fresh database for the benchmark (bench/run.sh): a zone of
+    /// 50 × SCALE municipalities × 2,000 payors with the 2025 returns and
+    /// payments, through the use cases; prints a JSON report (with the
+    /// accounts' one password) and writes `slug,payor_id` lines to --ids.
+    #[command(hide = true)]
+    BenchSeed {
+        /// 1 = 50 municipalities × 2,000 payors; 0.02 = one of 2,000.
+        #[arg(long)]
+        scale: f64,
+        /// Where the payor ids go (`slug,payor_id` lines).
+        #[arg(long)]
+        ids: PathBuf,
+    },
     /// Print the OpenAPI document (as committed in openapi/openapi.json).
     Openapi {
         /// Write to this file instead of standard output.
@@ -521,6 +534,31 @@ fn load_demo(settings: &Settings) -> Result<(), String> {
     Ok(())
 }
 
+/// `roomtax bench-seed`: the benchmark's data (see `demo::bench`).
+fn bench_seed(settings: &Settings, scale: f64, ids: &std::path::Path) -> Result<(), String> {
+    let size = demo::bench::Size::of(scale)?;
+    let mut conn = open(settings)?;
+    let file = std::fs::File::create(ids).map_err(|e| format!("{}: {e}", ids.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let started = std::time::Instant::now();
+    let mut progress = |done: usize, total: usize| {
+        if done == total || done % 10 == 0 {
+            eprintln!(
+                "bench-seed: {done}/{total} batches ({:.0} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let report = demo::bench::seed(&mut conn, size, &mut out, &mut progress)
+        .map_err(|e| format!("bench seed failed: {}", problem_text(e)))?;
+    std::io::Write::flush(&mut out).map_err(|e| e.to_string())?;
+    println!(
+        "{}",
+        serde_json::to_string(&report).map_err(|e| e.to_string())?
+    );
+    Ok(())
+}
+
 /// `roomtax check`: run the ledger's checks on the runtime connection.
 fn check(settings: &Settings) -> Result<(), String> {
     let mut conn = Target::parse(&settings.database_url)
@@ -672,6 +710,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Check => {
             telemetry::init(&settings);
             check(&settings)
+        }
+        Command::BenchSeed { scale, ids } => {
+            telemetry::init(&settings);
+            bench_seed(&settings, scale, &ids)
         }
         Command::PostDaily { municipality } => {
             telemetry::init(&settings);

@@ -76,7 +76,7 @@ pub async fn show(
         ));
     }
     at.read(&state, move |conn, muni| {
-        let (_, history) = db::policies::load(conn, muni.id)?;
+        let history = db::policies::load_history(conn, muni.id)?;
         Ok(web::Json(DueCalendar {
             municipality: muni.slug,
             year,

@@ -141,7 +141,7 @@ pub async fn create(
 ) -> Result<web::Json<QuoteResponse>, ApiError> {
     let input = request.into_input()?;
     at.read(&state, move |conn, muni| {
-        let (_, history) = db::policies::load(conn, muni.id)?;
+        let history = db::policies::load_history(conn, muni.id)?;
         let zone = usecases::membership::stints_of(conn, muni.id)?;
         let quote = quote(&history, &input, &zone)?;
         Ok(web::Json(QuoteResponse {

@@ -4,6 +4,16 @@
 //! never updated, so a past period always computes with the version it had.
 //! A stored document that no longer parses is an internal error (500), never
 //! silently skipped.
+//!
+//! Parsed histories are cached in memory ([`load`]): a quote or a filing reads
+//! the versions (one indexed query) but parses their JSON only when a version was
+//! added since, by this process or any other sharing the database, since the
+//! cache is checked against the rows just read, never trusted by time.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, LazyLock, Mutex},
+};
 
 use diesel::prelude::*;
 
@@ -34,12 +44,63 @@ pub struct StoredPolicy {
     pub policy: Policy,
 }
 
-/// Every version, parsed, oldest first, and the history built from them.
+/// A parsed history with the rows it was parsed from.
+struct Parsed {
+    stored: Vec<StoredPolicy>,
+    history: PolicyHistory,
+}
+
+/// The last history parsed for each municipality id. Keyed by id alone: a hit
+/// is used only when the rows read now are the very rows it was parsed from,
+/// so another process's new version, or another database with the same ids
+/// (the tests open many), is a miss, never a stale answer.
+static CACHE: LazyLock<Mutex<HashMap<i64, Arc<Parsed>>>> = LazyLock::new(Mutex::default);
+
+fn same_rows(a: &[StoredPolicy], b: &[PolicyVersionRow]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(s, r)| {
+            s.row.effective_from == r.effective_from
+                && s.row.created_at == r.created_at
+                && s.row.source == r.source
+                && s.row.document == r.document
+        })
+}
+
+/// Every version, parsed, oldest first, and the history built from them (from
+/// the cache when the stored rows are those it holds; see the module doc).
 pub fn load(
     conn: &mut DbConn,
     municipality_id: i64,
 ) -> Result<(Vec<StoredPolicy>, PolicyHistory), ApiError> {
-    let stored = history(conn, municipality_id)?
+    let parsed = cached(conn, municipality_id)?;
+    Ok((parsed.stored.clone(), parsed.history.clone()))
+}
+
+/// The history alone ([`load`] without copying the stored rows).
+pub fn load_history(conn: &mut DbConn, municipality_id: i64) -> Result<PolicyHistory, ApiError> {
+    Ok(cached(conn, municipality_id)?.history.clone())
+}
+
+fn cached(conn: &mut DbConn, municipality_id: i64) -> Result<Arc<Parsed>, ApiError> {
+    let rows = history(conn, municipality_id)?;
+    let hit = CACHE
+        .lock()
+        .ok()
+        .and_then(|c| c.get(&municipality_id).cloned());
+    if let Some(hit) = hit.filter(|p| same_rows(&p.stored, &rows)) {
+        return Ok(hit);
+    }
+    let (stored, history) = parse(rows)?;
+    let parsed = Arc::new(Parsed { stored, history });
+    if let Ok(mut cache) = CACHE.lock() {
+        cache.insert(municipality_id, Arc::clone(&parsed));
+    }
+    Ok(parsed)
+}
+
+/// Parse stored rows into versions and their history.
+fn parse(rows: Vec<PolicyVersionRow>) -> Result<(Vec<StoredPolicy>, PolicyHistory), ApiError> {
+    let stored = rows
         .into_iter()
         .map(|row| {
             let policy: Policy = serde_json::from_str(&row.document).map_err(|e| {

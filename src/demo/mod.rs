@@ -18,6 +18,7 @@
 //! database that already has real data adds only what is absent. Tenant rows
 //! are written with the tenant set, as row-level security requires.
 
+pub mod bench;
 mod money;
 mod returns;
 

@@ -91,7 +91,7 @@ fn day((y, m, d): (i32, u32, u32)) -> NaiveDate {
 
 /// The municipality's clerk-treasurer as a caller, with the tenant set; `None`
 /// when the demo account is absent (nothing is done then).
-fn clerk(
+pub(super) fn clerk(
     conn: &mut DbConn,
     municipality_id: i64,
     email: &str,

@@ -110,7 +110,7 @@ pub fn file(
 ) -> Result<ReportRecord, ApiError> {
     let provider = ctx.require_marketplace_provider()?.to_owned();
     let period = report.period;
-    let (_, history) = db::policies::load(conn, ctx.municipality_id)?;
+    let history = db::policies::load_history(conn, ctx.municipality_id)?;
     let assessed = assess(&history, &report).map_err(|e| ApiError::from(Invalid(vec![e])))?;
     if today < period.last_day() {
         return Err(ApiError::invalid(

@@ -160,7 +160,7 @@ fn check_joining_rate(
     municipality: &MunicipalityRow,
     on: NaiveDate,
 ) -> Result<(), ApiError> {
-    let (_, history) = db::policies::load(conn, municipality.id)?;
+    let history = db::policies::load_history(conn, municipality.id)?;
     check_rates(conn, zone_id, municipality, &history, on, None)
 }
 

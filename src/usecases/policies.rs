@@ -31,7 +31,7 @@ pub fn add_version(
         }
         _ => ApiError::invalid("policy", "valid_policy", e.to_string()),
     })?;
-    let (_, history) = db::policies::load(conn, municipality.id)?;
+    let history = db::policies::load_history(conn, municipality.id)?;
     history
         .can_add(policy.effective_from, today)
         .map_err(|e| match e {

@@ -293,7 +293,7 @@ pub fn of_municipality(
     let names: Vec<String> = periods.iter().map(Period::to_string).collect();
     let stints = db::zones::memberships_of(conn, municipality.id)?;
     let submitted = db::remittances::of_municipality(conn, municipality.id, &names)?;
-    let (_, history) = db::policies::load(conn, municipality.id)?;
+    let history = db::policies::load_history(conn, municipality.id)?;
     let mut cells = Vec::new();
     for q in &periods {
         let day = q.last_day();

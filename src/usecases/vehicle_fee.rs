@@ -230,7 +230,7 @@ pub fn fee_history(
     conn: &mut DbConn,
     ctx: &MunicipalityContext,
 ) -> Result<PolicyHistory, ApiError> {
-    let (_, history) = db::policies::load(conn, ctx.municipality_id)?;
+    let history = db::policies::load_history(conn, ctx.municipality_id)?;
     if history
         .versions()
         .iter()

@@ -520,3 +520,51 @@ async fn the_forward_only_rule_counts_the_local_date() {
     let res = send(april).await;
     assert_eq!(res.status(), 422);
 }
+
+/// The parsed policy history is cached in memory (`db::policies::load`): a
+/// version added by another process sharing the database (here: the owner's
+/// own connection, outside this server) must govern the next quote at once.
+#[actix_web::test]
+async fn a_policy_version_added_elsewhere_governs_the_next_quote() {
+    let app = spawn_demo_app().await;
+    let body = json!({"period": "2199-Q1", "gross_receipts": "100.00"});
+    // Twice: the second is served from the cache.
+    assert_eq!(quote(&app, "montello", body.clone()).await["tax"], "4.50");
+    assert_eq!(quote(&app, "montello", body.clone()).await["tax"], "4.50");
+
+    let current: Value = app
+        .get("/v1/municipalities/montello/policies/current")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut future = current["policy"].clone();
+    future["effective_from"] = json!("2199-01-01");
+    future["rate"]["value"] = json!("0.05");
+    let document = future.to_string();
+    let mut conn = app.owner_conn();
+    let montello = roomtax::db::municipalities::by_slug(&mut conn, "montello")
+        .unwrap()
+        .unwrap();
+    roomtax::db::policies::insert(
+        &mut conn,
+        &roomtax::db::models::NewPolicyVersion {
+            municipality_id: montello.id,
+            effective_from: chrono::NaiveDate::from_ymd_opt(2199, 1, 1).unwrap(),
+            document: &document,
+            source: "another process",
+        },
+    )
+    .unwrap();
+    drop(conn);
+
+    assert_eq!(quote(&app, "montello", body.clone()).await["tax"], "5.00");
+    // Earlier periods keep the version they had.
+    let q = quote(
+        &app,
+        "montello",
+        json!({"period": "2026-Q1", "gross_receipts": "100.00"}),
+    )
+    .await;
+    assert_eq!(q["tax"], "4.50");
+}

@@ -189,7 +189,7 @@ fn assemble(conn: &mut DbConn, row: DepositRow) -> Result<Deposit, ApiError> {
     let state = DepositState::from_events(Money::from_cents(row.amount_cents), &read);
     let applicable_from = match state.notice_on {
         Some(on) => {
-            let (_, history) = db::policies::load(conn, row.municipality_id)?;
+            let history = db::policies::load_history(conn, row.municipality_id)?;
             history
                 .in_force_on(on)
                 .and_then(|p| security_application_date(p, on).ok())

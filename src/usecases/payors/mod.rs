@@ -190,7 +190,7 @@ fn policy_for_election(
     municipality_id: i64,
     today: NaiveDate,
 ) -> Result<Option<Policy>, ApiError> {
-    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let history = db::policies::load_history(conn, municipality_id)?;
     Ok(history
         .in_force_on(today)
         .or_else(|| history.versions().first())

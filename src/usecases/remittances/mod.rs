@@ -200,7 +200,7 @@ pub fn compute(
             ),
         )));
     };
-    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let history = db::policies::load_history(conn, municipality_id)?;
     let policy = history
         .for_period(&period)
         .ok_or(DomainError::NoPolicy { date: last_day })?

@@ -151,7 +151,7 @@ pub fn state_report(
         &DbScope::tenant(Tenant::Municipality(municipality.id)),
     )?;
     let memberships = db::zones::memberships_of(conn, municipality.id)?;
-    let (_, history) = db::policies::load(conn, municipality.id)?;
+    let history = db::policies::load_history(conn, municipality.id)?;
     let quarters_of = Period::quarters_of_year(year);
     let periods: Vec<String> = quarters_of.iter().map(Period::to_string).collect();
     let rows = db::remittances::of_municipality(conn, municipality.id, &periods)?;

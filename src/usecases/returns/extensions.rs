@@ -207,7 +207,7 @@ pub fn decide(
     if row.status != ExtensionStatus::Requested.as_str() {
         return Err(decided());
     }
-    let (_, history) = db::policies::load(conn, ctx.municipality_id)?;
+    let history = db::policies::load_history(conn, ctx.municipality_id)?;
     let current = record_of(&history, row)?;
     let judged = match &decision {
         Decide::Grant { extended_to, note } => {
@@ -307,7 +307,7 @@ fn records(
     municipality_id: i64,
     rows: Vec<ExtensionRow>,
 ) -> Result<Vec<ExtensionRecord>, ApiError> {
-    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let history = db::policies::load_history(conn, municipality_id)?;
     rows.into_iter().map(|r| record_of(&history, r)).collect()
 }
 
@@ -323,6 +323,6 @@ pub fn show(
     let reading =
         reading_for(conn, ctx, &row.payor_id).map_err(|_| ApiError::NotFound("extension"))?;
     log_read(conn, ctx, &reading, &row.payor_id, RECORD, &row.id)?;
-    let (_, history) = db::policies::load(conn, ctx.municipality_id)?;
+    let history = db::policies::load_history(conn, ctx.municipality_id)?;
     record_of(&history, row)
 }

@@ -58,7 +58,7 @@ impl PayorTerms {
         let election =
             Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
                 .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
-        let (_, history) = db::policies::load(conn, municipality_id)?;
+        let history = db::policies::load_history(conn, municipality_id)?;
         let zone = crate::usecases::membership::stints_of(conn, municipality_id)?;
         Ok(Self {
             payor,

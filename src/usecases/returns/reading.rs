@@ -43,7 +43,7 @@ pub(crate) fn record(
     .collect();
     let period = Period::parse(&header.period)
         .map_err(|_| ApiError::internal("stored return has an invalid period"))?;
-    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let history = db::policies::load_history(conn, municipality_id)?;
     let missing_attachments = history
         .for_period(&period)
         .map(|policy| {
@@ -168,7 +168,7 @@ fn obligations_of(
         .filter_map(|e| e.opened_on)
         .min()
         .unwrap_or(payor.created_at.date());
-    let (_, history) = db::policies::load(conn, municipality_id)?;
+    let history = db::policies::load_history(conn, municipality_id)?;
     let (filed, granted) = on_file(conn, municipality_id, payor_id)?;
     obligations(
         &history,
@@ -245,7 +245,7 @@ pub fn for_period(
             ..Default::default()
         },
     )?;
-    let (_, history) = db::policies::load(conn, ctx.municipality_id)?;
+    let history = db::policies::load_history(conn, ctx.municipality_id)?;
     let due = crate::domain::quote::due_date_of(&history, &period).ok_or_else(|| {
         ApiError::Validation(vec![crate::error::FieldError::new(
             "period",

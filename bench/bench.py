@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""The roomtax benchmark (driven by bench/run.sh; see bench/README.md).
+
+Python 3 standard library only, plus Debian's `wrk` and (PostgreSQL) `pgbench`.
+The database (a SQLite file, or a fresh PostgreSQL database with the two roles) is
+prepared by run.sh; this program:
+
+1. seeds it at the scale with `roomtax bench-seed` (the use cases, batched);
+2. starts `roomtax serve` (bench/crash/crash.py's Server), signs every municipality's
+   clerk-treasurer and the zone administrator in, writes the Lua data file wrk reads;
+3. runs wrk once per scenario (bench/wrk/*.lua) with the same threads, connections
+   and duration, reading the server's VmRSS and VmHWM (/proc/PID/status) after each;
+4. on PostgreSQL runs pgbench with the SQL equivalent of a filing (bench/pgbench/
+   filing.sql: the same rows in one transaction, as the runtime role, tenant set)
+   at the same client count;
+5. prints and writes bench/results/<date>-<backend>[-<label>].json and .md: per
+   scenario requests/s, its ratio to /healthz, p50/p90/p99 latency, non-2xx, and
+   filing's ratio to pgbench; the machine's load average before and after.
+
+No assertion on speed: exit 1 only when a scenario answered a non-2xx, a request
+failed at the socket, or a scenario did not run.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "crash"))
+from crash import Server, request  # noqa: E402  (the crash test's server helpers)
+
+# name, wrk script, what it is
+SCENARIOS = [
+    ("healthz", "healthz.lua", "GET /healthz (anchor: the bare framework)"),
+    ("quote", "quote.lua", "POST /v1/municipalities/{m}/quotes"),
+    ("me", "me.lua", "GET /v1/me (authenticated read)"),
+    ("statement", "statement.lua", "GET .../payors/{p}/account (statement)"),
+    ("missing", "missing.lua", "GET .../returns?period=2025-Q4&status=missing"),
+    ("remittances", "remittances.lua", "GET /v1/zones/{z}/remittances?year=2025"),
+    ("sl304", "sl304.lua", "GET .../state-report?year=2025 (SL-304)"),
+    ("statistics", "statistics.lua", "GET /v1/zones/{z}/statistics?year=2025"),
+    ("filing", "filing.lua", "POST .../payors/{p}/returns (filing)"),
+    ("payment", "payment.lua", "POST .../payors/{p}/payments"),
+]
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def proc_status(pid):
+    out = {}
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("VmRSS", "VmHWM"):
+                    out[k] = int(v.split()[0]) // 1024  # MiB
+    except OSError:
+        pass
+    return out
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
+
+
+def seed(args, env):
+    ids = os.path.join(args.work, "ids.csv")
+    started = time.time()
+    out = subprocess.run([args.bin, "bench-seed", "--scale", str(args.scale), "--ids", ids],
+                         env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"roomtax bench-seed failed: {out.stderr[-2000:]}")
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    report["seconds"] = round(time.time() - started, 1)
+    payors = []
+    slugs = {s: i + 1 for i, s in enumerate(report["municipalities"])}
+    with open(ids) as f:
+        for line in f:
+            slug, pid = line.strip().split(",")
+            payors.append((slugs[slug], pid))
+    return report, payors
+
+
+def sign_in(addr, email, password):
+    st, body, _ = request(addr, "POST", "/v1/auth/token", {"email": email, "password": password})
+    if st != 200:
+        raise SystemExit(f"sign-in of {email}: {st} {body}")
+    return body["access_token"]
+
+
+def write_lua(path, addr, report, payors, run_id):
+    password = report["password"]
+    today = datetime.now(ZoneInfo("America/Chicago")).date().isoformat()
+    munis = [(s, sign_in(addr, f"clerk@{s}.bench", password)) for s in report["municipalities"]]
+    admin = sign_in(addr, report["zone_admin"], password)
+    with open(path, "w") as f:
+        f.write("return {\n")
+        f.write(f'  run = "{run_id}", today = "{today}", zone = "{report["zone"]}",\n')
+        f.write(f'  admin = "{admin}",\n  munis = {{\n')
+        for slug, token in munis:
+            f.write(f'    {{ slug = "{slug}", token = "{token}" }},\n')
+        f.write("  },\n  payors = {\n")
+        for m, pid in payors:
+            f.write(f'    {{ {m}, "{pid}" }},\n')
+        f.write("  },\n}\n")
+    return time.time()
+
+
+def run_wrk(args, addr, script, data, name):
+    out = os.path.join(args.work, f"wrk-{name}.json")
+    env = dict(os.environ, BENCH_DATA=data, BENCH_OUT=out, BENCH_THREADS=str(args.threads),
+               BENCH_LUA_DIR=os.path.join(HERE, "wrk"))
+    cmd = ["wrk", "-t", str(args.threads), "-c", str(args.clients), "-d", f"{args.duration}s",
+           "--timeout", "10s", "-s", os.path.join(HERE, "wrk", script), f"http://{addr}"]
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    with open(os.path.join(args.work, f"wrk-{name}.txt"), "w") as f:
+        f.write(res.stdout + res.stderr)
+    if res.returncode != 0 or not os.path.exists(out):
+        return {"error": f"wrk failed: {res.stderr.strip()[-500:]}"}
+    with open(out) as f:
+        r = json.load(f)
+    r["rps"] = round(r["requests"] / (r["duration_us"] / 1e6), 1) if r["duration_us"] else 0.0
+    return r
+
+
+def run_pgbench(args):
+    script = os.path.join(HERE, "pgbench", "filing.sql")
+    env = dict(os.environ, PGOPTIONS="-c app.bench_run=pgbench")
+    cmd = ["pgbench", "-n", "-M", "prepared", "-c", str(args.clients), "-j", str(args.threads),
+           "-T", str(args.duration), "-f", script, "-D", f"municipality_id={args.pg_municipality}",
+           "-D", f"payor_count={args.pg_payors}", "-r", args.pg_app_url]
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    with open(os.path.join(args.work, "pgbench.txt"), "w") as f:
+        f.write(res.stdout + res.stderr)
+    if res.returncode != 0:
+        return {"error": f"pgbench failed: {res.stderr.strip()[-800:]}"}
+    tps = re.search(r"tps = ([\d.]+) \(without initial connection time\)", res.stdout)
+    lat = re.search(r"latency average = ([\d.]+) ms", res.stdout)
+    failed = re.search(r"number of failed transactions: (\d+)", res.stdout)
+    done = re.search(r"number of transactions actually processed: (\d+)", res.stdout)
+    return {"tps": float(tps.group(1)) if tps else 0.0,
+            "latency_ms_mean": float(lat.group(1)) if lat else None,
+            "transactions": int(done.group(1)) if done else 0,
+            "failed": int(failed.group(1)) if failed else 0}
+
+
+def pg_payor_setup(args, report, payors):
+    """The municipality and payors pgbench files for: the first municipality's."""
+    args.pg_municipality = None
+    out = subprocess.run(["psql", args.sql_url, "-X", "-A", "-t", "-c",
+                          "SELECT id FROM municipalities WHERE slug = 'bench-001'"],
+                         capture_output=True, text=True, check=True)
+    args.pg_municipality = int(out.stdout.strip())
+    mine = [p for m, p in payors if m == 1]
+    # pgbench picks payor k of this table (bench_payors is the superuser's helper view
+    # of the first municipality's payors, readable by the runtime role).
+    sql = ("CREATE TABLE bench_payors (k integer PRIMARY KEY, payor_id text NOT NULL);"
+           f"GRANT SELECT ON bench_payors TO {args.pg_app_role};")
+    subprocess.run(["psql", args.sql_url, "-X", "-q", "-c", sql], check=True)
+    rows = "\n".join(f"{k}\t{p}" for k, p in enumerate(mine))
+    subprocess.run(["psql", args.sql_url, "-X", "-q", "-c", "COPY bench_payors FROM STDIN"],
+                   input=rows + "\n", text=True, check=True)
+    args.pg_payors = len(mine)
+
+
+def settle(addr):
+    """Let the server finish what the previous scenario left queued (wrk stops sending
+    at its deadline; requests in the blocking pool still run): wait until /readyz, which
+    takes a database connection, answers quickly twice in a row."""
+    deadline = time.time() + 120
+    quick = 0
+    while time.time() < deadline and quick < 2:
+        t = time.time()
+        try:
+            ok = request(addr, "GET", "/readyz", timeout=30)[0] == 200
+        except OSError:
+            ok = False
+        quick = quick + 1 if ok and time.time() - t < 0.5 else 0
+        time.sleep(0.5)
+
+
+def ms(us):
+    return round(us / 1000.0, 2)
+
+
+def markdown(result):
+    lines = [f"# roomtax benchmark: {result['backend']}, scale {result['scale']} "
+             f"({result['started']})", "",
+             f"Binary `{result['binary']}`; wrk -t{result['threads']} -c{result['clients']} "
+             f"-d{result['duration']}s per scenario; load average before "
+             f"{result['load_before']}, after {result['load_after']} on {result['cpus']} CPUs "
+             f"(server, wrk and {'PostgreSQL' if result['backend'] == 'postgres' else 'nothing else of ours'}"
+             " on the same machine).", "",
+             f"Seed: {result['seed']['size']['municipalities']} municipalities × "
+             f"{result['seed']['size']['payors_per_municipality']} payors, "
+             f"{result['seed']['returns']} returns, {result['seed']['payments']} payments, "
+             f"{result['seed']['remittances']} remittances in {result['seed']['seconds']} s.", "",
+             "| scenario | requests/s | of /healthz | p50 ms | p90 ms | p99 ms | non-2xx | socket errors | RSS MiB after | peak RSS MiB |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for s in result["scenarios"]:
+        if "error" in s:
+            lines.append(f"| {s['name']} | {s['error']} | | | | | | | | |")
+            continue
+        e = s["errors"]
+        sock = e["connect"] + e["read"] + e["write"] + e["timeout"]
+        lines.append(
+            f"| {s['name']} | {s['rps']:.0f} | {s['ratio_to_healthz'] * 100:.1f} % | "
+            f"{ms(s['latency_us']['p50'])} | {ms(s['latency_us']['p90'])} | "
+            f"{ms(s['latency_us']['p99'])} | {e['status']} | {sock} | "
+            f"{s['memory'].get('VmRSS', '?')} | {s['memory'].get('VmHWM', '?')} |")
+    pg = result.get("pgbench")
+    if pg:
+        lines += ["", f"pgbench, the SQL of a filing (bench/pgbench/filing.sql) at "
+                      f"{result['clients']} clients: " +
+                  (pg["error"] if "error" in pg else
+                   f"{pg['tps']:.0f} transactions/s, mean latency {pg['latency_ms_mean']} ms, "
+                   f"{pg['failed']} failed; filing through the service is "
+                   f"{result['filing_to_pgbench'] * 100:.1f} % of it.")]
+    lines += ["", f"Peak resident memory of the server (VmHWM): {result['peak_rss_mib']} MiB.", ""]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--backend", required=True)
+    ap.add_argument("--scale", type=float, required=True)
+    ap.add_argument("--duration", type=int, default=20)
+    ap.add_argument("--clients", type=int, default=32)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--only", default="", help="comma-separated scenario names")
+    ap.add_argument("--label", default="")
+    ap.add_argument("--results", default=os.path.join(HERE, "results"))
+    ap.add_argument("--sql-url", default="")
+    ap.add_argument("--pg-app-url", default="")
+    ap.add_argument("--pg-app-role", default="")
+    args = ap.parse_args()
+
+    env = dict(os.environ)
+    env.update({"ROOMTAX_HOST": "127.0.0.1", "ROOMTAX_PORT": "0",
+                "ROOMTAX_LOG": env.get("ROOMTAX_LOG", "warn")})
+    started = datetime.now(timezone.utc)
+    load_before = loadavg()
+    log(f"seeding scale {args.scale} on {args.backend}")
+    report, payors = seed(args, env)
+    log(f"seeded {report['returns']} returns, {report['payments']} payments in {report['seconds']} s")
+    if args.backend == "postgres":
+        pg_payor_setup(args, report, payors)
+
+    server = Server(args.bin, args.work, env)
+    server.start()
+    pid = server.proc.pid
+    log(f"server {pid} on {server.addr}")
+    result = {"backend": args.backend, "scale": args.scale, "binary": args.bin,
+              "started": started.isoformat(timespec="seconds"), "clients": args.clients,
+              "threads": args.threads, "duration": args.duration, "cpus": os.cpu_count(),
+              "machine": platform.platform(), "load_before": load_before,
+              "seed": {k: v for k, v in report.items() if k != "password"}, "scenarios": []}
+    data = os.path.join(args.work, "data.lua")
+    run_id = f"{int(time.time())}"
+    try:
+        signed = write_lua(data, server.addr, report, payors, run_id)
+        only = set(filter(None, args.only.split(",")))
+        for name, script, what in SCENARIOS:
+            if only and name not in only and name != "healthz":
+                continue
+            if time.time() - signed > 600:  # access tokens last 15 minutes
+                signed = write_lua(data, server.addr, report, payors, run_id)
+            settle(server.addr)
+            log(f"{name}: {what}")
+            r = run_wrk(args, server.addr, script, data, name)
+            r.update({"name": name, "what": what, "memory": proc_status(pid)})
+            result["scenarios"].append(r)
+            if "error" in r:
+                log(f"  {r['error']}")
+            else:
+                log(f"  {r['rps']:.0f}/s p50 {ms(r['latency_us']['p50'])} ms "
+                    f"p99 {ms(r['latency_us']['p99'])} ms non-2xx {r['errors']['status']}")
+        if args.backend == "postgres" and (not only or "filing" in only):
+            log(f"pgbench: the SQL of a filing at {args.clients} clients")
+            result["pgbench"] = run_pgbench(args)
+            log(f"  {result['pgbench']}")
+    finally:
+        result["peak_rss_mib"] = proc_status(pid).get("VmHWM")
+        server.stop()
+    result["load_after"] = loadavg()
+
+    healthz = next((s for s in result["scenarios"] if s["name"] == "healthz" and "rps" in s), None)
+    for s in result["scenarios"]:
+        if "rps" in s:
+            s["ratio_to_healthz"] = round(s["rps"] / healthz["rps"], 4) if healthz and healthz["rps"] else 0.0
+    filing = next((s for s in result["scenarios"] if s["name"] == "filing" and "rps" in s), None)
+    pg = result.get("pgbench")
+    if filing and pg and pg.get("tps"):
+        result["filing_to_pgbench"] = round(filing["rps"] / pg["tps"], 4)
+
+    os.makedirs(args.results, exist_ok=True)
+    stem = started.strftime("%Y-%m-%d") + f"-{args.backend}" + (f"-{args.label}" if args.label else "")
+    base = os.path.join(args.results, stem)
+    with open(base + ".json", "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    md = markdown(result)
+    with open(base + ".md", "w") as f:
+        f.write(md)
+    print(md)
+    log(f"wrote {base}.json and {base}.md")
+
+    bad = []
+    for s in result["scenarios"]:
+        if "error" in s:
+            bad.append(f"{s['name']}: {s['error']}")
+            continue
+        e = s["errors"]
+        if s["requests"] == 0:
+            bad.append(f"{s['name']}: no request completed")
+        if e["status"]:
+            bad.append(f"{s['name']}: {e['status']} non-2xx answers")
+        if e["connect"] + e["read"] + e["write"] + e["timeout"]:
+            bad.append(f"{s['name']}: socket errors {e}")
+    if pg and ("error" in pg or pg.get("failed")):
+        bad.append(f"pgbench: {pg}")
+    for b in bad:
+        log(f"FAIL: {b}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
