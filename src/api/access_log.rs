@@ -1,5 +1,11 @@
 //! `GET /v1/municipalities/{municipality}/access-log`: the clerk-treasurer
-//! reviews who read which confidential record, when, and on what basis.
+//! reviews who read which confidential record, when, and on what basis; and
+//! `GET /v1/zones/{zone}/access-log`: the zone admin reviews the zone's own
+//! log (every download of an expenditure report's attachment).
+//!
+//! Contract of the zone's log: the zone admin only (`ZoneAction::ReadAccessLog`:
+//! commission members, the tourism entity, member clerks and API clients 403,
+//! anyone unrelated to the zone 404), the same filters, order and cursor.
 //!
 //! Contract: clerk-treasurer only (`Action::ReadAccessLog`: staff and other
 //! roles of the municipality 403, anyone else 404). Entries of this
@@ -16,14 +22,16 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     admin::{Page, utc},
-    caller::{InMunicipality, MunicipalUnit},
+    caller::{InMunicipality, InZone, MunicipalUnit, ZoneUnit},
     extract::ApiQuery,
 };
 use crate::{
     app::AppState,
+    db::expenditures::ZoneAccessRow,
     db::{self, access_log::LogQuery, models::AccessLogRow},
     error::{ApiError, Problem},
-    tenancy::Action,
+    tenancy::{Action, ZoneAction},
+    usecases::expenditures::attachments,
 };
 
 /// Filters and paging of the access log.
@@ -124,18 +132,82 @@ pub async fn list(
                   conn, municipality, ..
               }| {
             let ApiQuery(params) = params?;
-            let page = Page::parse(params.limit, params.cursor.as_deref())?;
-            let query = LogQuery {
-                record_id: params.record_id,
-                actor_id: params.actor_id,
-                since: params.since.as_deref().map(parse_since).transpose()?,
-                before: page.before.clone(),
-                limit: i64::from(page.limit),
-            };
+            let (query, page) = query_of(params)?;
             let rows = db::access_log::list(conn, municipality.id, &query)?;
             let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
             Ok(web::Json(AccessLogPage {
                 items: rows.into_iter().map(to_api).collect(),
+                next_cursor,
+            }))
+        },
+    )
+    .await
+}
+
+fn zone_to_api(row: ZoneAccessRow) -> AccessLogEntry {
+    AccessLogEntry {
+        id: row.id,
+        at: utc(row.at),
+        actor_kind: row.actor_kind,
+        actor_id: row.actor_id,
+        basis: row.basis,
+        record_type: row.record_type,
+        record_id: row.record_id,
+        action: row.action,
+        request_id: row.request_id,
+    }
+}
+
+/// The filters and page of `params` as a query.
+fn query_of(params: AccessLogParams) -> Result<(LogQuery, Page), ApiError> {
+    let page = Page::parse(params.limit, params.cursor.as_deref())?;
+    let query = LogQuery {
+        record_id: params.record_id,
+        actor_id: params.actor_id,
+        since: params.since.as_deref().map(parse_since).transpose()?,
+        before: page.before.clone(),
+        limit: i64::from(page.limit),
+    };
+    Ok((query, page))
+}
+
+/// Review the zone's access log: every download of an expenditure report's attachment, newest first.
+///
+/// Only the zone's zone admin (commission members, the tourism entity, member clerks and
+/// API clients get 403; anyone unrelated to the zone 404). Each entry says who read which
+/// attachment (`expenditure_attachment`, named `{report}/attachments/{id}`), when, under
+/// which zone role, and in which request. Reading the log is not itself logged; entries
+/// are never edited.
+#[utoipa::path(
+    operation_id = "list_zone_access_log",
+    tag = "expenditures",
+    security(("bearer" = [])),
+    params(
+        crate::api::params::ZonePath,
+        AccessLogParams
+    ),
+    responses(
+        (status = 200, description = "A page of entries, newest first", body = AccessLogPage),
+        (status = 400, description = "`cursor` not one this service returned", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range or `since` not RFC 3339", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[get("/v1/zones/{zone}/access-log")]
+pub async fn list_for_zone(
+    state: web::Data<AppState>,
+    here: InZone,
+    params: Result<ApiQuery<AccessLogParams>, ApiError>,
+) -> Result<web::Json<AccessLogPage>, ApiError> {
+    here.read_for(
+        &state,
+        ZoneAction::ReadAccessLog,
+        move |ZoneUnit { conn, ctx, .. }| {
+            let ApiQuery(params) = params?;
+            let (query, page) = query_of(params)?;
+            let rows = attachments::access_log(conn, &ctx, &query)?;
+            let next_cursor = page.next(&rows, |r| (r.at, r.id.clone()));
+            Ok(web::Json(AccessLogPage {
+                items: rows.into_iter().map(zone_to_api).collect(),
                 next_cursor,
             }))
         },

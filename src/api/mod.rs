@@ -202,11 +202,13 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(disclosures::create)
         .service(disclosures::list)
         .service(disclosures::revoke)
-        .service(access_log::list);
+        .service(access_log::list)
+        .service(access_log::list_for_zone);
     cfg.service(vehicle_fee::record_remittance)
         .service(vehicle_fee::correct_remittance)
         .service(vehicle_fee::list_remittances)
         .service(vehicle_fee::record_spending)
+        .service(vehicle_fee::reverse_spending)
         .service(vehicle_fee::fund);
     cfg.service(remittances::preview)
         .service(remittances::submit)

@@ -401,6 +401,53 @@ pub fn access_of(
         .load(conn)
 }
 
+/// The zone's access-log entries, newest first, filtered and paged as the
+/// municipal log is (`super::access_log::LogQuery`).
+pub fn access_list(
+    conn: &mut DbConn,
+    zone_id: i64,
+    q: &super::access_log::LogQuery,
+) -> QueryResult<Vec<ZoneAccessRow>> {
+    let mut query = zlog::table
+        .filter(zlog::zone_id.eq(zone_id))
+        .order((zlog::at.desc(), zlog::id.desc()))
+        .limit(q.limit)
+        .into_boxed();
+    if let Some(r) = &q.record_id {
+        query = query.filter(zlog::record_id.eq(r.clone()));
+    }
+    if let Some(a) = &q.actor_id {
+        query = query.filter(zlog::actor_id.eq(a.clone()));
+    }
+    if let Some(s) = q.since {
+        query = query.filter(zlog::at.ge(s));
+    }
+    if let Some((at, id)) = q.before.clone() {
+        query = query.filter(zlog::at.lt(at).or(zlog::at.eq(at).and(zlog::id.lt(id))));
+    }
+    query.load(conn)
+}
+
+/// Hold the zone's expenditure reports until the unit of work ends, so that
+/// two filings for overlapping periods at once run one after the other and
+/// the second sees the first (one report per period): on PostgreSQL a
+/// transaction-scoped advisory lock keyed by the zone (no row, no privilege
+/// needed; READ COMMITTED, so the next statement sees what the first
+/// committed); on SQLite a write unit already holds the database's write
+/// lock from its first statement.
+pub fn lock_reports(conn: &mut DbConn, zone_id: i64) -> QueryResult<()> {
+    match conn {
+        DbConn::Sqlite(_) => Ok(()),
+        DbConn::Pg(pg) => {
+            // The first key names this lock's class ("er" in ASCII), the second the zone.
+            diesel::sql_query("SELECT pg_advisory_xact_lock(25970, CAST($1 AS INTEGER))")
+                .bind::<diesel::sql_types::BigInt, _>(zone_id)
+                .execute(pg)
+                .map(|_| ())
+        }
+    }
+}
+
 /// Insert an inspection request.
 pub fn insert_inspection(conn: &mut DbConn, row: &InspectionRow) -> QueryResult<()> {
     insert_row(conn, req::table, row)

@@ -536,6 +536,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Reversals of vehicle fee spending recorded in error (append-only; one per spending).
+    vehicle_fee_spending_reversals (municipality_id, id) {
+        municipality_id -> BigInt,
+        id -> Text,
+        spending_id -> Text,
+        reversed_on -> Date,
+        reason -> Text,
+        journal_id -> Text,
+        recorded_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// Versions of a municipality's quarterly remittance to its zone (append-only).
     remittances (municipality_id, id) {
         municipality_id -> BigInt,

@@ -6,7 +6,8 @@
 //! row-level security. Rows are only inserted (the database refuses UPDATE,
 //! DELETE and on PostgreSQL TRUNCATE); `(municipality, period, version)` is
 //! unique, so a quarter is recorded once and each correction is the next
-//! version. [`lock_fund`] serialises the writes that move the fund, so a
+//! version; a spending recorded in error is reversed by a row of
+//! `vehicle_fee_spending_reversals`, once. [`lock_fund`] serialises the writes that move the fund, so a
 //! balance read to allow a payment is still the balance when it is posted.
 
 use chrono::{NaiveDate, NaiveDateTime};
@@ -15,7 +16,10 @@ use diesel::sql_types::BigInt;
 
 use super::{
     DbConn, insert_row,
-    schema::{ledger_journals, ledger_lines, vehicle_fee_remittances, vehicle_fee_spending},
+    schema::{
+        ledger_journals, ledger_lines, vehicle_fee_remittances, vehicle_fee_spending,
+        vehicle_fee_spending_reversals,
+    },
 };
 
 /// One version of a quarter's remittance.
@@ -71,6 +75,54 @@ pub struct SpendingRow {
     /// The actor who recorded it (`user:ID`).
     pub recorded_by: String,
     pub created_at: NaiveDateTime,
+}
+
+/// The reversal of a spending recorded in error (at most one per spending).
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
+#[diesel(table_name = vehicle_fee_spending_reversals)]
+pub struct ReversalRow {
+    pub municipality_id: i64,
+    pub id: String,
+    /// The spending it reverses.
+    pub spending_id: String,
+    /// The local date of the reversal (its journal's date).
+    pub reversed_on: NaiveDate,
+    /// Why the spending was recorded in error.
+    pub reason: String,
+    /// The journal it posted.
+    pub journal_id: String,
+    /// The actor who recorded it (`user:ID`).
+    pub recorded_by: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// Insert a reversal (a second one of the same spending is a unique violation).
+pub fn insert_reversal(conn: &mut DbConn, row: &ReversalRow) -> QueryResult<()> {
+    insert_row(conn, vehicle_fee_spending_reversals::table, row)
+}
+
+/// Every reversal, oldest first.
+pub fn all_reversals(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<ReversalRow>> {
+    vehicle_fee_spending_reversals::table
+        .filter(vehicle_fee_spending_reversals::municipality_id.eq(municipality_id))
+        .order((
+            vehicle_fee_spending_reversals::reversed_on.asc(),
+            vehicle_fee_spending_reversals::created_at.asc(),
+        ))
+        .load(conn)
+}
+
+/// One spending by id.
+pub fn spending(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    id: &str,
+) -> QueryResult<Option<SpendingRow>> {
+    vehicle_fee_spending::table
+        .filter(vehicle_fee_spending::municipality_id.eq(municipality_id))
+        .filter(vehicle_fee_spending::id.eq(id))
+        .first(conn)
+        .optional()
 }
 
 /// Insert a remittance version.

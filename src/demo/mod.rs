@@ -9,9 +9,12 @@
 //! The demo payors also get the returns of 2025 ([`returns`]): some late,
 //! one amended, one missing, one of Hayward's incomplete; then the money on
 //! them ([`money`]): payments, a refund, estimates, a delinquency letter, a
-//! security deposit and a clearance certificate. [`load_without_money`]
-//! stops before the money (the fixture of the API tests, whose figures start
-//! from the unpaid returns).
+//! security deposit and a clearance certificate; then the zone's year
+//! ([`zone`]): Montello's 2026 remittances from that ledger, one transfer
+//! paid, the commission roster, the tourism entity's expenditure report and
+//! the commission's review. [`load_without_money`] stops before the money
+//! (the fixture of the API tests, whose figures start from the unpaid
+//! returns) and so before the zone's year.
 //!
 //! Contract: idempotent. Each item is created only when missing (found by
 //! slug, email or key), so loading twice changes nothing, and loading into a
@@ -21,6 +24,7 @@
 pub mod bench;
 mod money;
 mod returns;
+mod zone;
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -272,10 +276,11 @@ fn ensure_municipality(
 pub fn load(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
     let (mut report, montello, hayward) = load_base(conn)?;
     money::ensure(conn, &mut report, montello, hayward)?;
+    zone::ensure(conn, &mut report, montello)?;
     Ok(report)
 }
 
-/// [`load`] without the money: the registry, the accounts and the 2025 returns.
+/// [`load`] without the money and the zone's year: the registry, the accounts and the 2025 returns.
 pub fn load_without_money(conn: &mut DbConn) -> Result<DemoReport, ApiError> {
     load_base(conn).map(|(report, _, _)| report)
 }

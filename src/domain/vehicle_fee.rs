@@ -340,6 +340,27 @@ pub fn spending_journal(
     )
 }
 
+/// The journal reversing spending `spending_id` of `amount` on `reversed_on`:
+/// the money goes back into the fund (cash debited, fund credited).
+pub fn spending_reversal_journal(
+    spending_id: &str,
+    reversed_on: NaiveDate,
+    amount: Money,
+) -> Result<Journal, LedgerError> {
+    Journal::new(
+        JournalKind::VehicleFeeSpendingReversed,
+        reversed_on,
+        Cause::VehicleFeeSpending {
+            spending_id: spending_id.to_owned(),
+        },
+        "vehicle registration fee fund spending reversed (recorded in error)",
+        vec![
+            JournalLine::debit(Account::Cash, amount),
+            JournalLine::credit(Account::VehicleFeeFund, amount),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

@@ -3,7 +3,9 @@
 //! Contract: each [`ZoneAction`] names the zone roles that may take it
 //! ([`ZoneAction::roles`]): only a `zone_admin` administers the zone (its role
 //! grants, invitations and membership, API clients, the commission roster);
-//! the zone admin, commission members and the tourism entity read the
+//! the zone admin alone reads the zone's access log (its attachments' reads:
+//! who, which record, when; no record's content); the zone admin,
+//! commission members and the tourism entity read the
 //! members' remittances, seats and totals; the tourism entity files its
 //! expenditure reports; commission members review them. No zone role ever
 //! gains confidential municipal data (an operator's return or account). A
@@ -29,6 +31,8 @@ pub enum ZoneAction {
     ManageApiClients,
     /// Keep the commission roster (members, affiliations, industry seats).
     ManageRoster,
+    /// Review the zone's access log (who read which attachment, when).
+    ReadAccessLog,
     /// Read the members' remittances, seats and per-municipality totals
     /// (never an operator's figures).
     ReadDistributions,
@@ -49,6 +53,7 @@ impl ZoneAction {
             ZoneAction::ManageMembership => "manage the zone's municipalities and membership",
             ZoneAction::ManageApiClients => "register or revoke the zone's API clients",
             ZoneAction::ManageRoster => "keep the commission roster",
+            ZoneAction::ReadAccessLog => "read the zone's access log",
             ZoneAction::ReadDistributions => "read the members' remittances and totals",
             ZoneAction::FileExpenditureReports => "file or amend expenditure reports",
             ZoneAction::ReadExpenditureReports => "read expenditure reports",
@@ -62,7 +67,8 @@ impl ZoneAction {
             ZoneAction::ManageUsers
             | ZoneAction::ManageMembership
             | ZoneAction::ManageApiClients
-            | ZoneAction::ManageRoster => &[Role::ZoneAdmin],
+            | ZoneAction::ManageRoster
+            | ZoneAction::ReadAccessLog => &[Role::ZoneAdmin],
             ZoneAction::ReadDistributions => {
                 &[Role::ZoneAdmin, Role::CommissionMember, Role::TourismEntity]
             }

@@ -36,6 +36,13 @@
 //!   day (409 `exceeds_fund_balance`); writes that move the fund hold its lock
 //!   (`db::vehicle_fee::lock_fund`) so two at once cannot both spend the same
 //!   money;
+//! - a spending recorded in error is reversed by a new entry (append-only:
+//!   the spending stays), once (409 `already_reversed`; the database's
+//!   UNIQUE holds it under concurrency), dated `reversed_on`, not before the
+//!   spending nor after today, with a reason; its journal puts the amount
+//!   back into the fund, so a reversal can never overdraw it; the fund's
+//!   statement lists it (`spending_reversed`) and its spending total is net
+//!   of reversals;
 //! - every fault of a body is a 422 naming the field and the rule, all at
 //!   once; free text goes through `registry::text::one_line`;
 //! - each write is in the access log (`vehicle_fee_remittance` `create` /
@@ -53,7 +60,7 @@ use chrono::{Datelike, NaiveDate, Utc};
 use crate::{
     db::{
         self, DbConn,
-        vehicle_fee::{RemittanceRow, SpendingRow},
+        vehicle_fee::{RemittanceRow, ReversalRow, SpendingRow},
     },
     domain::{
         DomainError, Money, Period, Policy, PolicyHistory,
@@ -61,7 +68,7 @@ use crate::{
         registry::text::one_line,
         vehicle_fee::{
             FundLine, Reconciled, SpendingPurpose, available_on, balance_on, reconcile,
-            remittance_journal, remittance_quarter, spending_journal,
+            remittance_journal, remittance_quarter, spending_journal, spending_reversal_journal,
         },
     },
     error::{ApiError, FieldError},
@@ -119,6 +126,28 @@ pub struct NewSpending {
     pub purpose: String,
     /// What was paid for.
     pub description: String,
+}
+
+/// The reversal of a spending recorded in error, as the clerk enters it.
+#[derive(Debug, Clone)]
+pub struct NewReversal {
+    /// The local date of the reversal: not before the spending, not after today.
+    pub reversed_on: NaiveDate,
+    /// Why the spending was recorded in error.
+    pub reason: String,
+}
+
+/// A reversal recorded, with the spending it reverses and the balance after.
+#[derive(Debug, Clone)]
+pub struct RecordedReversal {
+    /// The stored reversal.
+    pub row: ReversalRow,
+    /// The spending reversed.
+    pub spending: SpendingRow,
+    /// Its purpose.
+    pub purpose: SpendingPurpose,
+    /// The fund's balance at the end of `reversed_on`, this reversal included.
+    pub balance_after: Money,
 }
 
 /// A version of a quarter's remittance, with its figures explained.
@@ -638,6 +667,74 @@ pub fn record_spending(
     Ok(RecordedSpending {
         balance_after: balance_on(&lines, row.spent_on),
         row,
+        purpose,
+    })
+}
+
+/// Reverse spending `spending_id`, recorded in error (see the module doc).
+pub fn reverse_spending(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    spending_id: &str,
+    body: NewReversal,
+    today: NaiveDate,
+) -> Result<RecordedReversal, ApiError> {
+    ctx.require(Action::RecordVehicleFees)?;
+    fee_history(conn, ctx)?;
+    let municipality_id = ctx.municipality_id;
+    let spending = db::vehicle_fee::spending(conn, municipality_id, spending_id)?
+        .ok_or(ApiError::NotFound("spending"))?;
+    let mut faults = Vec::new();
+    not_after_today("reversed_on", body.reversed_on, today, &mut faults);
+    if body.reversed_on < spending.spent_on {
+        faults.push(fault(
+            "reversed_on",
+            "before_spending",
+            format!(
+                "must not be before the spending it reverses ({})",
+                spending.spent_on
+            ),
+        ));
+    }
+    let reason = text("reason", &body.reason, DESCRIPTION_MAX, &mut faults);
+    refused(faults)?;
+    db::vehicle_fee::lock_fund(conn, municipality_id)?;
+    if db::vehicle_fee::all_reversals(conn, municipality_id)?
+        .iter()
+        .any(|r| r.spending_id == spending.id)
+    {
+        return Err(conflict(
+            "spending",
+            "already_reversed",
+            "this spending has already been reversed: a spending is reversed once (record a new spending for what was really paid)",
+        ));
+    }
+    let purpose = SpendingPurpose::parse(&spending.purpose)
+        .map_err(|_| internal("a stored spending has an unknown purpose"))?;
+    let journal = spending_reversal_journal(
+        &spending.id,
+        body.reversed_on,
+        Money::from_cents(spending.amount_cents),
+    )
+    .map_err(internal)?;
+    let journal_id = ledger::post(conn, municipality_id, &journal)?;
+    let row = ReversalRow {
+        municipality_id,
+        id: db::identity::new_id(),
+        spending_id: spending.id.clone(),
+        reversed_on: body.reversed_on,
+        reason,
+        journal_id,
+        recorded_by: ctx.caller.actor().to_string(),
+        created_at: Utc::now().naive_utc(),
+    };
+    db::vehicle_fee::insert_reversal(conn, &row)?;
+    Actor::of(ctx)?.log_write(conn, ctx, "vehicle_fee_spending", &spending.id, "reverse")?;
+    let lines = fund(conn, municipality_id)?;
+    Ok(RecordedReversal {
+        balance_after: balance_on(&lines, row.reversed_on),
+        row,
+        spending,
         purpose,
     })
 }

@@ -3,6 +3,7 @@
 
 mod access;
 mod flow;
+mod log_and_race;
 mod roster;
 mod rules;
 

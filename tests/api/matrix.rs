@@ -104,6 +104,7 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("create_disclosure", CLERK_ONLY_BODY),
         ("revoke_disclosure", CLERK_ONLY_404),
         ("list_access_log", CLERK_ONLY_200),
+        ("list_zone_access_log", ZONE_ADMIN_200),
         // Zone administration (zone admin).
         ("list_zone_grants", ZONE_ADMIN_200),
         ("create_zone_grant", ZONE_ADMIN_BODY),
@@ -358,6 +359,7 @@ fn matrix() -> BTreeMap<&'static str, [u16; 10]> {
         ("record_vehicle_fee_remittance", WRITERS_422),
         ("correct_vehicle_fee_remittance", WRITERS_422),
         ("record_vehicle_fee_spending", WRITERS_422),
+        ("reverse_vehicle_fee_spending", WRITERS_422),
         (
             "list_vehicle_fee_remittances",
             [401, 200, 200, 403, 403, 403, 403, 403, 404, 404],

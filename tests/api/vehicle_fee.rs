@@ -930,3 +930,165 @@ async fn the_check_names_a_fund_journal_without_its_row_and_an_overdrawn_fund() 
         "{stdout}"
     );
 }
+
+#[actix_web::test]
+async fn a_spending_recorded_in_error_is_reversed_by_a_new_entry_and_the_fund_never_goes_negative()
+{
+    // After the year: fund 41,019.71 on 2026-07-10 (13,229.71 after the
+    // 30,000.00 spent on 2026-05-15). On 2026-07-12 the clerk records
+    // 4,321.09 by mistake (fund 36,698.62), reverses it on 2026-07-13 (fund
+    // 41,019.71 again), and records the right 1,234.56 (fund 39,785.15).
+    let app = spawn_demo_app_at("2026-01-20T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let staff = app.token(STAFF).await;
+    the_year(&app, &clerk, &staff).await;
+    app.set_now("2026-07-13T15:00:00Z");
+    let wrong = created(
+        post(
+            &app,
+            &clerk,
+            SPENDING,
+            spending("2026-07-12", "4321.09", "transportation_related_expenses"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(wrong["fund_balance_after"], "36698.62");
+    let id = wrong["id"].as_str().unwrap();
+    let reversal = format!("{SPENDING}/{id}/reversal");
+    // Before the spending, after today, a blank reason: 422, every fault at once.
+    let res = post(
+        &app,
+        &staff,
+        &reversal,
+        json!({"reversed_on": "2026-07-11", "reason": " "}),
+    )
+    .await;
+    let problem = assert_problem(res, 422, "validation-failed", Some("reversed_on")).await;
+    let mut faults = rules(&problem);
+    faults.sort();
+    assert_eq!(
+        faults,
+        vec![
+            ("reason".to_owned(), "non_empty".to_owned()),
+            ("reversed_on".to_owned(), "before_spending".to_owned()),
+        ],
+        "{problem}"
+    );
+    let res = post(
+        &app,
+        &staff,
+        &format!("{SPENDING}/00000000-0000-4000-8000-00000000dead/reversal"),
+        json!({"reversed_on": "2026-07-13", "reason": "Entered twice"}),
+    )
+    .await;
+    assert_eq!(res.status(), 404);
+    let done = created(
+        post(
+            &app,
+            &staff,
+            &reversal,
+            json!({"reversed_on": "2026-07-13", "reason": "Wrong invoice amount entered"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(done["fund_balance_after"], "41019.71", "{done}");
+    assert_eq!(done["spending"]["id"], id);
+    assert_eq!(done["spending"]["amount"], "4321.09");
+    // Once only.
+    let res = post(
+        &app,
+        &clerk,
+        &reversal,
+        json!({"reversed_on": "2026-07-13", "reason": "Again"}),
+    )
+    .await;
+    let problem = assert_problem(res, 409, "conflict", Some("spending")).await;
+    assert_eq!(
+        rules(&problem),
+        vec![("spending".to_owned(), "already_reversed".to_owned())]
+    );
+    let right = created(
+        post(
+            &app,
+            &clerk,
+            SPENDING,
+            spending("2026-07-13", "1234.56", "transportation_related_expenses"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(right["fund_balance_after"], "39785.15");
+    // The fund can never go negative: one cent more than it holds is refused.
+    let res = post(
+        &app,
+        &clerk,
+        SPENDING,
+        spending("2026-07-13", "39785.16", "transportation_related_expenses"),
+    )
+    .await;
+    let problem = assert_problem(res, 409, "conflict", Some("amount")).await;
+    assert_eq!(
+        rules(&problem),
+        vec![("amount".to_owned(), "exceeds_fund_balance".to_owned())]
+    );
+    // The statement shows the spending, its reversal and the right one; the
+    // spending total is net: 30,000.00 + 4,321.09 − 4,321.09 + 1,234.56.
+    let fund: Value = app
+        .get_as(&clerk, &format!("{FUND}?from=2026-07-01&to=2026-07-13"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let kinds: Vec<(&str, &str, &str)> = fund["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap(),
+                e["amount"].as_str().unwrap(),
+                e["balance"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("receipt", "27790.00", "41019.71"),
+            ("spending", "-4321.09", "36698.62"),
+            ("spending_reversed", "4321.09", "41019.71"),
+            ("spending", "-1234.56", "39785.15"),
+        ],
+        "{fund}"
+    );
+    assert_eq!(
+        fund["entries"][2]["reversal"]["reason"],
+        "Wrong invoice amount entered"
+    );
+    assert_eq!(fund["entries"][2]["spending"]["id"], id);
+    assert_eq!(fund["spending"], "1234.56");
+    assert_eq!(fund["opening_balance"], "13229.71");
+    assert_eq!(fund["closing_balance"], "39785.15");
+    let year: Value = app.get_as(&clerk, FUND).await.json().await.unwrap();
+    assert_eq!(year["spending"], "31234.56", "{year}");
+    let csv = app
+        .call(Method::GET, FUND)
+        .bearer(&clerk)
+        .header("accept", "text/csv")
+        .send()
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("2026-07-13,spending_reversed,")
+                && l.contains("reversed: Wrong invoice amount entered")
+                && l.ends_with(",4321.09,41019.71")),
+        "{csv}"
+    );
+    let stdout = check_passes(&app);
+    assert!(stdout.contains("spending"), "{stdout}");
+}

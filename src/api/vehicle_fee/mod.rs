@@ -2,7 +2,9 @@
 //! `POST .../vehicle-fee-remittances` (the DOT's remittance for a quarter),
 //! `POST .../vehicle-fee-remittances/{period}/corrections` (its next version),
 //! `GET .../vehicle-fee-remittances` (every version, JSON or CSV),
-//! `POST .../vehicle-fee-fund/spending` (a payment out of the fund) and
+//! `POST .../vehicle-fee-fund/spending` (a payment out of the fund),
+//! `POST .../vehicle-fee-fund/spending/{spending}/reversal` (a payment
+//! recorded in error reversed by a new entry) and
 //! `GET .../vehicle-fee-fund` (the fund's statement, JSON or CSV).
 //!
 //! Contract: thin handlers over `usecases::vehicle_fee` (authorise before the
@@ -32,7 +34,7 @@ use crate::{
     domain::Period,
     error::{ApiError, Problem},
     tenancy::{Action, MunicipalityContext},
-    usecases::vehicle_fee::{self, NewCorrection, NewRemittance, NewSpending},
+    usecases::vehicle_fee::{self, NewCorrection, NewRemittance, NewReversal, NewSpending},
 };
 
 fn may_record(ctx: &MunicipalityContext) -> Result<(), ApiError> {
@@ -60,6 +62,17 @@ pub struct RemittancePath {
     municipality: String,
     /// The calendar quarter, e.g. `2026-Q1`.
     period: String,
+}
+
+/// `{municipality}/vehicle-fee-fund/spending/{spending}`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // read by utoipa's derive only
+pub struct SpendingPath {
+    /// Municipality slug, e.g. `montello`.
+    municipality: String,
+    /// The spending's id.
+    spending: String,
 }
 
 /// Which remittances to list.
@@ -330,6 +343,66 @@ pub async fn record_spending(
                     today,
                 )?;
                 Reply::created(location, &VehicleFeeSpendingRecorded::from(&recorded))
+            },
+        )
+        .await
+}
+
+/// Reverse a payment out of the fund recorded in error: a new entry puts its amount back.
+///
+/// Clerk-treasurer or staff only, a person; related roles get 403, anyone else 404; no
+/// vehicle fee in the ordinance 409 `no_vehicle_fee`. Nothing is edited or deleted: the
+/// spending stays on record and a reversing journal (cash debited,
+/// `municipality:vehicle_fee_fund` credited with the spending's amount) is posted on
+/// `reversed_on`, so the fund's balance can only rise (it is never overdrawn: a payment is
+/// refused beyond what the fund holds, 409 `exceeds_fund_balance`). A spending is reversed
+/// once (409 `already_reversed`); 404 when there is no such spending. The fund's statement
+/// lists the reversal (`spending_reversed`). `Location` is the fund's statement. Written
+/// to the access log (`vehicle_fee_spending`, `reverse`).
+#[utoipa::path(
+    operation_id = "reverse_vehicle_fee_spending",
+    tag = "vehicle_fee",
+    security(("bearer" = [])),
+    params(SpendingPath, crate::api::idempotency::KeyHeader),
+    request_body = VehicleFeeReversalRequest,
+    responses(
+        (status = 201, description = "Reversed and posted", body = VehicleFeeReversalRecorded,
+            headers(("Location" = String, description = "Path of the fund's statement"))),
+        (status = 400, description = "Malformed JSON, an unknown field or a field of the wrong type; or a malformed `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already reversed (`spending`, `already_reversed`); no vehicle fee (`no_vehicle_fee`); or a request with this `Idempotency-Key` is still being processed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`reversed_on` after today or before the spending, `reason` blank, too long or with control characters; or the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json")
+    )
+)]
+#[post("/v1/municipalities/{municipality}/vehicle-fee-fund/spending/{spending}/reversal")]
+pub async fn reverse_spending(
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    path: web::Path<(String, String)>,
+    idempotency: Idempotency,
+    body: Result<ApiJson<VehicleFeeReversalRequest>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let (slug, spending) = path.into_inner();
+    let location = format!("/v1/municipalities/{slug}/vehicle-fee-fund");
+    let today = state.clock.today();
+    idempotency
+        .write(
+            &state,
+            here,
+            json_body(&body),
+            may_record,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let body = body?.0;
+                let recorded = vehicle_fee::reverse_spending(
+                    conn,
+                    &ctx,
+                    &spending,
+                    NewReversal {
+                        reversed_on: body.reversed_on,
+                        reason: body.reason,
+                    },
+                    today,
+                )?;
+                Reply::created(location, &VehicleFeeReversalRecorded::from(&recorded))
             },
         )
         .await

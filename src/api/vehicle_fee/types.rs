@@ -11,7 +11,9 @@ use crate::{
         Line, Money,
         vehicle_fee::{FUND_CITATION, RemittanceStatus, SpendingPurpose},
     },
-    usecases::vehicle_fee::{FundEntry, FundStatement, RecordedSpending, RemittanceVersion},
+    usecases::vehicle_fee::{
+        FundEntry, FundStatement, RecordedReversal, RecordedSpending, RemittanceVersion,
+    },
 };
 
 /// The DOT's remittance for a quarter, as the clerk-treasurer or staff enter it.
@@ -67,6 +69,66 @@ pub struct VehicleFeeSpendingRequest {
     pub purpose: String,
     /// What was paid for (1 to 500 characters, one line).
     pub description: String,
+}
+
+/// The reversal of a payment out of the fund recorded in error.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleFeeReversalRequest {
+    /// The local date of the reversal: not before the spending, not after today.
+    #[serde(deserialize_with = "crate::domain::iso_date::strict")]
+    #[schema(value_type = String, format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    pub reversed_on: NaiveDate,
+    /// Why the spending was recorded in error (1 to 500 characters, one line).
+    pub reason: String,
+}
+
+/// A reversal of a payment out of the fund.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VehicleFeeReversal {
+    /// The reversal's id.
+    pub id: String,
+    /// The local date of the reversal.
+    #[schema(value_type = String, format = Date)]
+    pub reversed_on: NaiveDate,
+    /// Why the spending was recorded in error.
+    pub reason: String,
+    /// The ledger journal it posted (cash debited, `municipality:vehicle_fee_fund` credited with the spending's amount).
+    pub journal_id: String,
+    /// Who recorded it (`user:ID`).
+    pub recorded_by: String,
+}
+
+/// A reversal recorded, with the spending it reverses.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VehicleFeeReversalRecorded {
+    /// The reversal.
+    #[serde(flatten)]
+    pub reversal: VehicleFeeReversal,
+    /// The spending reversed (it stays on record, as entered).
+    pub spending: VehicleFeeSpending,
+    /// The fund's balance at the end of `reversed_on`, this reversal included.
+    pub fund_balance_after: Money,
+}
+
+fn reversal_of(r: &crate::db::vehicle_fee::ReversalRow) -> VehicleFeeReversal {
+    VehicleFeeReversal {
+        id: r.id.clone(),
+        reversed_on: r.reversed_on,
+        reason: r.reason.clone(),
+        journal_id: r.journal_id.clone(),
+        recorded_by: r.recorded_by.clone(),
+    }
+}
+
+impl From<&RecordedReversal> for VehicleFeeReversalRecorded {
+    fn from(r: &RecordedReversal) -> Self {
+        VehicleFeeReversalRecorded {
+            reversal: reversal_of(&r.row),
+            spending: spending_of(&r.spending, r.purpose),
+            fund_balance_after: r.balance_after,
+        }
+    }
 }
 
 /// One version of a quarter's remittance, reconciled.
@@ -216,6 +278,8 @@ pub enum FundEntryKind {
     Receipt,
     /// A payment out of the fund.
     Spending,
+    /// The reversal of a payment recorded in error: its amount back in the fund.
+    SpendingReversed,
 }
 
 /// One movement of the fund.
@@ -224,7 +288,7 @@ pub struct VehicleFeeFundEntry {
     /// The day it counts from.
     #[schema(value_type = String, format = Date)]
     pub date: NaiveDate,
-    /// `receipt` or `spending`.
+    /// `receipt`, `spending` or `spending_reversed`.
     pub kind: FundEntryKind,
     /// What it moved into the fund (spending negative).
     pub amount: Money,
@@ -232,8 +296,10 @@ pub struct VehicleFeeFundEntry {
     pub balance: Money,
     /// The remittance version, with its expected net, amount received and difference (receipts only).
     pub receipt: Option<VehicleFeeRemittanceVersion>,
-    /// The payment (spending only).
+    /// The payment (spending, and the spending a reversal reverses).
     pub spending: Option<VehicleFeeSpending>,
+    /// The reversal (spending_reversed only).
+    pub reversal: Option<VehicleFeeReversal>,
 }
 
 /// An allowed use of the fund.
@@ -262,7 +328,7 @@ pub struct VehicleFeeFund {
     pub entries: Vec<VehicleFeeFundEntry>,
     /// Receipts in the span (corrections' differences included).
     pub receipts: Money,
-    /// Spending in the span.
+    /// Spending in the span, net of the reversals in the span.
     pub spending: Money,
     /// The fund at the end of `to`: opening + receipts − spending.
     pub closing_balance: Money,
@@ -283,14 +349,21 @@ impl From<&FundStatement> for VehicleFeeFund {
                 .entries
                 .iter()
                 .map(|(e, balance)| {
-                    let (kind, receipt, spending) = match e {
+                    let (kind, receipt, spending, reversal) = match e {
                         FundEntry::Receipt(v) => {
-                            (FundEntryKind::Receipt, Some(v.as_ref().into()), None)
+                            (FundEntryKind::Receipt, Some(v.as_ref().into()), None, None)
                         }
                         FundEntry::Spending(row, purpose) => (
                             FundEntryKind::Spending,
                             None,
                             Some(spending_of(row, *purpose)),
+                            None,
+                        ),
+                        FundEntry::Reversal(r, row, purpose) => (
+                            FundEntryKind::SpendingReversed,
+                            None,
+                            Some(spending_of(row, *purpose)),
+                            Some(reversal_of(r)),
                         ),
                     };
                     VehicleFeeFundEntry {
@@ -300,6 +373,7 @@ impl From<&FundStatement> for VehicleFeeFund {
                         balance: *balance,
                         receipt,
                         spending,
+                        reversal,
                     }
                 })
                 .collect(),
@@ -402,6 +476,7 @@ pub fn fund_csv(f: &VehicleFeeFund) -> String {
             match e.kind {
                 FundEntryKind::Receipt => "receipt".into(),
                 FundEntryKind::Spending => "spending".into(),
+                FundEntryKind::SpendingReversed => "spending_reversed".into(),
             },
         ];
         match (&e.receipt, &e.spending) {
@@ -427,7 +502,10 @@ pub fn fund_csv(f: &VehicleFeeFund) -> String {
                 empty(),
                 s.payee.clone(),
                 s.purpose.as_str().to_owned(),
-                s.description.clone(),
+                match &e.reversal {
+                    Some(r) => format!("reversed: {}", r.reason),
+                    None => s.description.clone(),
+                },
             ]),
             (None, None) => fields.extend(std::iter::repeat_n(empty(), 10)),
         }

@@ -118,9 +118,9 @@ impl PayorBook {
                     | JournalKind::ForfeiturePosted => true,
                     // The vehicle fee fund's journals move the municipality's
                     // cash and fund only, never a payor's account.
-                    JournalKind::VehicleFeeRemittance | JournalKind::VehicleFeeSpending => {
-                        line.amount_cents > 0
-                    }
+                    JournalKind::VehicleFeeRemittance
+                    | JournalKind::VehicleFeeSpending
+                    | JournalKind::VehicleFeeSpendingReversed => line.amount_cents > 0,
                     // Remittances post on the municipality's accounts only.
                     JournalKind::Remittance | JournalKind::RemittanceTransfer => true,
                 };

@@ -53,6 +53,10 @@ pub enum JournalKind {
     /// A payment out of the vehicle registration fee fund: the fund debited,
     /// cash credited.
     VehicleFeeSpending,
+    /// The reversal of a payment out of the fund recorded in error: cash
+    /// debited, the fund credited with the spending's amount (its cause is
+    /// the spending, as a payment's reversal is caused by the payment).
+    VehicleFeeSpendingReversed,
     /// A remittance version: the commission's share of the tax collected in a
     /// quarter (or the difference a correction makes) moved from tax revenue
     /// to the commission payable (Montello room tax, distribution ¶A).
@@ -63,7 +67,7 @@ pub enum JournalKind {
 
 impl JournalKind {
     /// Every kind.
-    pub const ALL: [JournalKind; 17] = [
+    pub const ALL: [JournalKind; 18] = [
         JournalKind::ReturnFiled,
         JournalKind::ReturnAmended,
         JournalKind::AnnualAdjustment,
@@ -79,6 +83,7 @@ impl JournalKind {
         JournalKind::ForfeiturePosted,
         JournalKind::VehicleFeeRemittance,
         JournalKind::VehicleFeeSpending,
+        JournalKind::VehicleFeeSpendingReversed,
         JournalKind::Remittance,
         JournalKind::RemittanceTransfer,
     ];
@@ -101,6 +106,7 @@ impl JournalKind {
             JournalKind::ForfeiturePosted => "forfeiture_posted",
             JournalKind::VehicleFeeRemittance => "vehicle_fee_remittance",
             JournalKind::VehicleFeeSpending => "vehicle_fee_spending",
+            JournalKind::VehicleFeeSpendingReversed => "vehicle_fee_spending_reversed",
             JournalKind::Remittance => "remittance",
             JournalKind::RemittanceTransfer => "remittance_transfer",
         }

@@ -14,6 +14,7 @@
 //! which basis (the zone role, or `api_client`) and the request id, in the
 //! same transaction as the read. The records of a report's attachments
 //! (kind, type, size, digest, never the bytes) are part of the report.
+//! [`access_log`] is the zone admin's reader of that log.
 
 use chrono::NaiveDateTime;
 
@@ -124,4 +125,17 @@ pub fn download(
         },
     )?;
     Ok((meta, bytes))
+}
+
+/// The zone's access log, newest first (the zone admin only,
+/// `ZoneAction::ReadAccessLog`: other zone roles 403, anyone unrelated 404).
+/// Entries name records by type and id, never a content; reading the log is
+/// not itself logged.
+pub fn access_log(
+    conn: &mut DbConn,
+    ctx: &ZoneContext,
+    query: &db::access_log::LogQuery,
+) -> Result<Vec<ZoneAccessRow>, ApiError> {
+    ctx.require(ZoneAction::ReadAccessLog)?;
+    Ok(db::expenditures::access_list(conn, ctx.zone_id, query)?)
 }

@@ -6,7 +6,10 @@
 //! field's rule, 409 `no_lodging_facility` citing Montello room tax,
 //! distribution ¶B and Wis. Stat. § 66.0615(1)(fm)); a zone has one report
 //! per period: a period overlapping another report's latest version is 409
-//! `one_report_per_period`. An amendment names the version it amends
+//! `one_report_per_period`, also under concurrency: filing and amending
+//! take the zone's report lock (`db::expenditures::lock_reports`) before
+//! looking, so of two reports for one period posted at once one lands and
+//! the other is that 409. An amendment names the version it amends
 //! (`If-Match`, 412 when stale) and is refused once the report is accepted
 //! (409 `accepted_reports_are_final`); after a return for correction it is
 //! the correction. Each filing is a new, immutable version (the old ones
@@ -195,6 +198,7 @@ pub fn file(
 ) -> Result<ReportView, ApiError> {
     ctx.require(ZoneAction::FileExpenditureReports)?;
     let report = judge(draft).map_err(refused)?;
+    db::expenditures::lock_reports(conn, ctx.zone_id)?;
     check_overlap(conn, ctx.zone_id, None, &report)?;
     let id = db::identity::new_id();
     let by = actor(ctx);
@@ -221,6 +225,7 @@ pub fn amend(
     now: NaiveDateTime,
 ) -> Result<ReportView, ApiError> {
     ctx.require(ZoneAction::FileExpenditureReports)?;
+    db::expenditures::lock_reports(conn, ctx.zone_id)?;
     let current = load(conn, ctx.zone_id, report_id, None)?;
     let latest = current.latest();
     precondition?.check(latest.row.version)?;

@@ -12,7 +12,11 @@
 //!   version before;
 //! - every spending has exactly one `vehicle_fee_spending` journal, the one
 //!   its row names, on its `spent_on`, debiting the fund and crediting cash
-//!   with its amount;
+//!   with its amount; a spending reversed (at most one reversal, the
+//!   database's UNIQUE) has exactly one `vehicle_fee_spending_reversed`
+//!   journal (cause the spending), the one the reversal names, on its
+//!   `reversed_on`, debiting cash and crediting the fund with the spending's
+//!   amount, and a spending never reversed has none;
 //! - no journal of either kind names a row that does not exist, and no other
 //!   kind of journal touches the fund;
 //! - the fund's balance is never negative on any day.
@@ -128,10 +132,12 @@ pub fn check(
         previous = Some(r);
     }
     let spending = db::vehicle_fee::all_spending(conn, municipality_id)?;
+    let reversals = db::vehicle_fee::all_reversals(conn, municipality_id)?;
     for s in &spending {
         rows.insert(("vehicle_fee_spending", s.id.clone()));
+        let name = format!("{slug}: vehicle fee spending {}", s.id);
         one_journal(
-            &format!("{slug}: vehicle fee spending {}", s.id),
+            &name,
             by_cause,
             lines,
             JournalKind::VehicleFeeSpending,
@@ -141,6 +147,37 @@ pub fn check(
             &[(FUND, s.amount_cents), (CASH, -s.amount_cents)],
             broken,
         );
+        match reversals.iter().find(|r| r.spending_id == s.id) {
+            Some(r) => one_journal(
+                &format!("{name} reversal {}", r.id),
+                by_cause,
+                lines,
+                JournalKind::VehicleFeeSpendingReversed,
+                ("vehicle_fee_spending", &s.id),
+                &r.journal_id,
+                r.reversed_on,
+                &[(CASH, s.amount_cents), (FUND, -s.amount_cents)],
+                broken,
+            ),
+            None => {
+                let stray = by_cause
+                    .get(&("vehicle_fee_spending".to_owned(), s.id.clone()))
+                    .into_iter()
+                    .flatten()
+                    .any(|j| j.kind == JournalKind::VehicleFeeSpendingReversed.as_str());
+                if stray {
+                    broken.push(format!("{name} has a reversal journal but no reversal row"));
+                }
+            }
+        }
+    }
+    for r in &reversals {
+        if !spending.iter().any(|s| s.id == r.spending_id) {
+            broken.push(format!(
+                "{slug}: vehicle fee reversal {} names spending {}, which does not exist",
+                r.id, r.spending_id
+            ));
+        }
     }
     let mut fund = Vec::new();
     for ((cause_type, cause_id), posted) in by_cause {
@@ -166,7 +203,8 @@ pub fn check(
                     amount_cents: l.amount_cents,
                 });
                 let allowed = j.kind == JournalKind::VehicleFeeRemittance.as_str()
-                    || j.kind == JournalKind::VehicleFeeSpending.as_str();
+                    || j.kind == JournalKind::VehicleFeeSpending.as_str()
+                    || j.kind == JournalKind::VehicleFeeSpendingReversed.as_str();
                 if !allowed {
                     broken.push(format!(
                         "{slug}: journal {} ({}) moves the vehicle registration fee fund, which only its remittances and spending may",

@@ -3,10 +3,12 @@
 //! Contract: the opening balance (the fund at the end of the day before
 //! `from`), every receipt (each remittance version posted in the span, with
 //! its expected net, amount received and difference) and every spending in
-//! the span, oldest first, each with the balance after it, and the closing
+//! the span and every reversal of a spending (recorded in error) in the
+//! span, oldest first, each with the balance after it, and the closing
 //! balance (the end of `to`). Balances are read from the ledger's lines on
 //! `municipality:vehicle_fee_fund`; the entries from the rows that caused
-//! them, so opening + receipts − spending = closing, to the cent (a ledger
+//! them, so opening + receipts − spending = closing, to the cent (spending
+//! net of the reversals in the span) (a ledger
 //! that disagrees is an internal error, and `roomtax check` names it).
 //! `to` defaults to today and may not be after it; `from` defaults to the 1st
 //! of January of `to`'s year and may not be after `to`.
@@ -15,7 +17,10 @@ use chrono::{Datelike, Days, NaiveDate};
 
 use super::{RemittanceVersion, fee_history, fund, may_read, reconciled_of};
 use crate::{
-    db::{self, DbConn, vehicle_fee::SpendingRow},
+    db::{
+        self, DbConn,
+        vehicle_fee::{ReversalRow, SpendingRow},
+    },
     domain::{
         Money,
         vehicle_fee::{SpendingPurpose, balance_on},
@@ -31,6 +36,8 @@ pub enum FundEntry {
     Receipt(Box<RemittanceVersion>),
     /// A payment out of the fund.
     Spending(SpendingRow, SpendingPurpose),
+    /// The reversal of a payment recorded in error (the money back in the fund).
+    Reversal(ReversalRow, SpendingRow, SpendingPurpose),
 }
 
 impl FundEntry {
@@ -39,6 +46,7 @@ impl FundEntry {
         match self {
             FundEntry::Receipt(v) => v.row.received_on,
             FundEntry::Spending(s, _) => s.spent_on,
+            FundEntry::Reversal(r, ..) => r.reversed_on,
         }
     }
 
@@ -47,6 +55,7 @@ impl FundEntry {
         match self {
             FundEntry::Receipt(v) => Money::from_cents(v.row.posted_cents),
             FundEntry::Spending(s, _) => -Money::from_cents(s.amount_cents),
+            FundEntry::Reversal(_, s, _) => Money::from_cents(s.amount_cents),
         }
     }
 
@@ -54,6 +63,7 @@ impl FundEntry {
         match self {
             FundEntry::Receipt(v) => v.row.created_at,
             FundEntry::Spending(s, _) => s.created_at,
+            FundEntry::Reversal(r, ..) => r.created_at,
         }
     }
 }
@@ -132,10 +142,25 @@ pub fn statement(
             superseded,
         })));
     }
-    for s in db::vehicle_fee::all_spending(conn, municipality_id)? {
+    let spent = db::vehicle_fee::all_spending(conn, municipality_id)?;
+    let purpose_of = |s: &SpendingRow| {
+        SpendingPurpose::parse(&s.purpose)
+            .map_err(|_| ApiError::internal("a stored spending has an unknown purpose"))
+    };
+    for r in db::vehicle_fee::all_reversals(conn, municipality_id)? {
+        if within(r.reversed_on) {
+            let s = spent
+                .iter()
+                .find(|s| s.id == r.spending_id)
+                .ok_or_else(|| ApiError::internal("a reversal of a missing spending"))?
+                .clone();
+            let purpose = purpose_of(&s)?;
+            entries.push(FundEntry::Reversal(r, s, purpose));
+        }
+    }
+    for s in spent {
         if within(s.spent_on) {
-            let purpose = SpendingPurpose::parse(&s.purpose)
-                .map_err(|_| ApiError::internal("a stored spending has an unknown purpose"))?;
+            let purpose = purpose_of(&s)?;
             entries.push(FundEntry::Spending(s, purpose));
         }
     }
@@ -152,7 +177,7 @@ pub fn statement(
         let moved = e.into_fund();
         match e {
             FundEntry::Receipt(_) => receipts += moved,
-            FundEntry::Spending(..) => spending -= moved,
+            FundEntry::Spending(..) | FundEntry::Reversal(..) => spending -= moved,
         }
         balance += moved;
         out.push((e, balance));

@@ -21,6 +21,7 @@ mod refunds;
 mod security;
 mod successor;
 mod transfers;
+mod zone_demo;
 
 use std::process::{Command, Output};
 

@@ -1,0 +1,1 @@
+DROP TABLE vehicle_fee_spending_reversals;
