@@ -166,13 +166,13 @@ fn payor_parts(account: &Account) -> Option<(Period, Component)> {
     }
 }
 
+/// What undoing an application gives: the lines to post, the charges
+/// reopened, the interest withdrawn by period, and the credit taken back.
+type Undone = (Vec<JournalLine>, Vec<Applied>, Vec<(Period, Money)>, Money);
+
 /// Undo up to `need` of the credit application `lines` (see the module doc):
 /// the lines to post, what was reopened, the interest withdrawn.
-fn undo_application(
-    payor_id: &str,
-    lines: &[JournalLine],
-    need: Money,
-) -> (Vec<JournalLine>, Vec<Applied>, Vec<(Period, Money)>, Money) {
+fn undo_application(payor_id: &str, lines: &[JournalLine], need: Money) -> Undone {
     let mut out = Vec::new();
     let mut reopened = Vec::new();
     let mut withdrawn: Vec<(Period, Money)> = Vec::new();
