@@ -24,11 +24,14 @@ use std::{
     time::Duration,
 };
 
+use actix_http::{HttpService, KeepAlive, Protocol, error::DispatchError};
+use actix_service::{IntoServiceFactory, ServiceFactoryExt, fn_service, map_config};
 use actix_web::{
-    App, HttpResponse, HttpServer,
-    dev::Server,
+    App, HttpResponse,
+    dev::{AppConfig, Server},
     http::header,
     middleware::{ErrorHandlers, from_fn},
+    rt::net::TcpStream,
     web,
 };
 use utoipa_actix_web::AppExt;
@@ -41,6 +44,7 @@ use crate::{
     db::{self, Db, DbError, Target},
     domain::clock::{Clock, SystemClock},
     error::fallback::{self, RouteTable},
+    head_guard::Guarded,
     request_context,
 };
 
@@ -228,7 +232,7 @@ impl Application {
         };
 
         let data = web::Data::new(state.clone());
-        let server = HttpServer::new(move || {
+        let make_app = move || {
             App::new()
                 .into_utoipa_app()
                 .app_data(data.clone())
@@ -253,16 +257,33 @@ impl Application {
                 .wrap(from_fn(api::input_guard::middleware))
                 .wrap(ErrorHandlers::new().default_handler(fallback::catch_all))
                 .wrap(from_fn(request_context::middleware))
-        })
-        .listen(listener)
-        .map_err(|source| StartError::Bind {
-            addr: format!("port {port}"),
-            source,
-        })?
-        .disable_signals()
-        .shutdown_timeout(settings.shutdown_timeout_secs)
-        .client_request_timeout(Duration::from_secs(30))
-        .run();
+        };
+        // Served through `head_guard::Guarded`: a request head with a
+        // control byte gets problem+json, not actix's bare 400.
+        let server = Server::build()
+            .listen("roomtax", listener, move || {
+                let app = make_app()
+                    .into_factory()
+                    .map_err(|err: actix_web::Error| err.error_response());
+                let http = HttpService::build()
+                    .keep_alive(KeepAlive::default())
+                    .client_request_timeout(Duration::from_secs(30))
+                    .client_disconnect_timeout(Duration::from_secs(1))
+                    .local_addr(bound)
+                    .finish(map_config(app, |_| AppConfig::default()));
+                fn_service(|io: TcpStream| async move {
+                    let peer = io.peer_addr().ok();
+                    Ok::<_, DispatchError>((Guarded::new(io), Protocol::Http1, peer))
+                })
+                .and_then(http)
+            })
+            .map_err(|source| StartError::Bind {
+                addr: format!("port {port}"),
+                source,
+            })?
+            .disable_signals()
+            .shutdown_timeout(settings.shutdown_timeout_secs)
+            .run();
         Ok(Self {
             addr: bound,
             port,

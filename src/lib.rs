@@ -15,6 +15,7 @@ pub mod db;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod head_guard;
 pub mod render;
 pub mod request_context;
 pub mod telemetry;

@@ -324,3 +324,25 @@ pub fn latest_posted_of_kinds(
         .select(diesel::dsl::max(ledger_journals::posted_on))
         .first(conn)
 }
+
+/// The journals with a line on `account` (exactly that name), oldest posting
+/// first (by date, then by when they were stored): a payor's credit account's
+/// history, which a reversal reads to find where a payment's credit went.
+pub fn journals_on_account(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    account: &str,
+) -> QueryResult<Vec<JournalRow>> {
+    let ids = ledger_lines::table
+        .filter(ledger_lines::municipality_id.eq(municipality_id))
+        .filter(ledger_lines::account.eq(account))
+        .select(ledger_lines::journal_id);
+    ledger_journals::table
+        .filter(ledger_journals::municipality_id.eq(municipality_id))
+        .filter(ledger_journals::id.eq_any(ids))
+        .order((
+            ledger_journals::posted_on.asc(),
+            ledger_journals::created_at.asc(),
+        ))
+        .load(conn)
+}

@@ -405,3 +405,127 @@ fn a_role_that_can_bypass_rls_is_refused_cleanly_every_time() {
         assert!(err.contains("refusing to serve"), "{err}");
     }
 }
+
+/// Send `request` on a raw connection (after `before`, a request that parses,
+/// on the same kept-alive connection) and read what comes back until the
+/// server closes: (status, content type, JSON body) of the last response.
+async fn raw(app: &TestApp, before: Option<String>, request: Vec<u8>) -> (u16, String, Value) {
+    let addr = app.address.trim_start_matches("http://").to_owned();
+    tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        if let Some(first) = before {
+            s.write_all(first.as_bytes()).unwrap();
+            let mut got = Vec::new();
+            let mut buf = [0u8; 4096];
+            // One whole answer: its head, then content-length bytes.
+            loop {
+                let n = s.read(&mut buf).unwrap();
+                assert!(n > 0, "closed after the first request");
+                got.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&got).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let len: usize = text[..end]
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(|v| v.trim().parse().unwrap())
+                        })
+                        .unwrap_or(0);
+                    if got.len() >= end + 4 + len {
+                        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+                        break;
+                    }
+                }
+            }
+        }
+        s.write_all(&request).unwrap();
+        let mut got = Vec::new();
+        let _ = s.read_to_end(&mut got);
+        let text = String::from_utf8_lossy(&got).to_string();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head.split(' ').nth(1).unwrap_or("0").parse().unwrap_or(0);
+        let content_type = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-type: ")
+                    .map(str::to_owned)
+            })
+            .unwrap_or_default();
+        let json = serde_json::from_str(body).unwrap_or(Value::Null);
+        (status, content_type, json)
+    })
+    .await
+    .unwrap()
+}
+
+/// A control byte in a header is refused below actix's parser, which would
+/// answer a bare 400: problem+json naming the header and the rule, for every
+/// caller (the head is judged before anyone is signed in), on a fresh and on
+/// a kept-alive connection, whichever header carries it.
+#[actix_web::test]
+async fn a_control_byte_in_a_header_is_a_problem_naming_the_header() {
+    let app = spawn_demo_app().await;
+    let clerk = app.token("clerk@montello.demo").await;
+    let path = "/v1/municipalities/montello/payors/5b0c8c1e-0000-4000-8000-000000000001/payments";
+    for auth in [String::new(), format!("Authorization: Bearer {clerk}\r\n")] {
+        for (header, value) in [
+            ("Idempotency-Key", b"key\x01one".to_vec()),
+            ("Idempotency-Key", b"key\x7f".to_vec()),
+            ("Idempotency-Key", b"a\x00".to_vec()),
+            ("Accept", b"application/json\x1f".to_vec()),
+            ("If-Match", b"\"v1\"\x0b".to_vec()),
+        ] {
+            let mut request = format!(
+                "POST {path} HTTP/1.1\r\nHost: x\r\n{auth}Content-Type: application/json\r\nContent-Length: 2\r\n{header}: "
+            )
+            .into_bytes();
+            request.extend_from_slice(&value);
+            request.extend_from_slice(b"\r\n\r\n{}");
+            for before in [
+                None,
+                Some("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".to_owned()),
+            ] {
+                let kept = before.is_some();
+                let (status, content_type, body) = raw(&app, before, request.clone()).await;
+                let case = format!(
+                    "{header} {value:?} signed in {} kept-alive {kept}",
+                    !auth.is_empty()
+                );
+                assert_eq!(status, 400, "{case}: {body}");
+                assert_eq!(content_type, "application/problem+json", "{case}");
+                assert_eq!(body["code"], "invalid-parameter", "{case}: {body}");
+                assert_eq!(
+                    body["errors"][0]["field"],
+                    header.to_ascii_lowercase(),
+                    "{case}: {body}"
+                );
+                assert_eq!(
+                    body["errors"][0]["rule"], "no_control_characters",
+                    "{case}: {body}"
+                );
+            }
+        }
+    }
+    // The Authorization header itself.
+    let mut request =
+        b"GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ab\x02c\r\n\r\n".to_vec();
+    let (status, _, body) = raw(&app, None, std::mem::take(&mut request)).await;
+    assert_eq!(
+        (status, &body["errors"][0]["field"]),
+        (400, &json!("authorization")),
+        "{body}"
+    );
+    // A head that parses is untouched: the same connection answers normally.
+    let (status, _, _) = raw(
+        &app,
+        Some("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".to_owned()),
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+    )
+    .await;
+    assert_eq!(status, 200);
+}

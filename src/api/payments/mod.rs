@@ -118,11 +118,14 @@ pub async fn record(
 
 /// Reverse a payment that bounced: a new journal negating the payment's, never a change.
 ///
-/// Clerk-treasurer or staff only, a person; related roles get 403, anyone else 404. What
-/// the payment settled is owed again, and the interest and forfeiture it posted are
-/// withdrawn (posted again when a payment settles the tax). A payment is reversed once
-/// (409 `already_reversed`). `Location` is the payor's statement of account. Written to
-/// the access log (`payment`, `reverse`).
+/// Clerk-treasurer or staff only, a person; related roles get 403, anyone else 404. The
+/// whole payment is taken back: what it settled is owed again and the interest it posted
+/// withdrawn (posted again when a payment settles the tax); the late-payment forfeiture it
+/// posted stands. The credit it left comes back from the credit still held, then from the
+/// credit applications since (latest first: the charges they paid are owed again), then from
+/// the refunds since (owed back as `refund_reclaimed` in the refund's period): the credit is
+/// never negative. A payment is reversed once (409 `already_reversed`). `Location` is the
+/// payor's statement of account. Written to the access log (`payment`, `reverse`).
 #[utoipa::path(
     operation_id = "reverse_payment",
     tag = "payments",
@@ -134,7 +137,7 @@ pub async fn record(
             headers(("Location" = String, description = "Path of the payor's statement of account"))),
         (status = 400, description = "Malformed JSON, an unknown field or a field of the wrong type; or a malformed `Idempotency-Key`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already reversed (`payment`, `already_reversed`); or a request with this `Idempotency-Key` is still being processed", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`reversed_on` after today or before the receipt, `reason` blank or too long; or the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json")
+        (status = 422, description = "`reversed_on` after today, before the receipt, or before a credit application or refund it undoes (`before_credit_used`), `reason` blank or too long; or the `Idempotency-Key` was used for another request", body = Problem, content_type = "application/problem+json")
     )
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/payments/{payment}/reversal")]

@@ -46,7 +46,7 @@ pub struct PaymentAllocation {
     /// The period, e.g. "2026-Q1".
     #[schema(value_type = String)]
     pub period: Period,
-    /// `tax`, `interest`, `late_filing_fee`, `late_payment_forfeiture`, `estimate_penalty` or `fraud_penalty`.
+    /// `tax`, `interest`, `late_filing_fee`, `late_payment_forfeiture`, `estimate_penalty`, `fraud_penalty` or `refund_reclaimed`.
     pub component: String,
     /// The amount applied.
     pub amount: Money,
@@ -90,8 +90,47 @@ pub struct Payment {
     pub charges_posted: Vec<PostedCharge>,
     /// Where the payment went, in the order applied: oldest period first; tax, interest, fees, penalties.
     pub allocations: Vec<PaymentAllocation>,
-    /// What was left after every open charge, held as the payor's credit.
+    /// What this payment left after every charge open on `received_on`, put to the payor's credit (before `credit_applied`).
     pub credit: Money,
+    /// The payor's credit applied automatically right after this payment, to charges posted after `received_on` (a payment recorded late); absent when none was.
+    pub credit_applied: Option<CreditApplication>,
+    /// The payor's credit held after the payment and the automatic application (all of the payor's credit, not only this payment's).
+    pub credit_held: Money,
+}
+
+/// Credit applied automatically to open charges, as a payment received on the credit's deposit date would be.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CreditApplication {
+    /// The local date the application was posted.
+    #[schema(value_type = String, format = Date)]
+    pub applied_on: NaiveDate,
+    /// Interest and forfeiture posted because the credit settled tax.
+    pub charges_posted: Vec<PostedCharge>,
+    /// Where the credit went, in the order applied.
+    pub allocations: Vec<PaymentAllocation>,
+}
+
+fn posted_charges(charges: Vec<crate::domain::ledger::Posted>) -> Vec<PostedCharge> {
+    charges
+        .into_iter()
+        .map(|c| PostedCharge {
+            period: c.period,
+            component: c.component.as_str().to_owned(),
+            amount: c.line.amount,
+            explanation: c.line.explanation,
+            citation: c.line.citation,
+        })
+        .collect()
+}
+
+fn allocations(list: Vec<crate::domain::ledger::Applied>) -> Vec<PaymentAllocation> {
+    list.into_iter()
+        .map(|a| PaymentAllocation {
+            period: a.period,
+            component: a.component.as_str().to_owned(),
+            amount: a.amount,
+        })
+        .collect()
 }
 
 impl From<RecordedPayment> for Payment {
@@ -104,28 +143,14 @@ impl From<RecordedPayment> for Payment {
             method: method_of(&p.row.method),
             reference: p.row.reference,
             journal_id: p.journal_id,
-            charges_posted: p
-                .posting
-                .charges
-                .into_iter()
-                .map(|c| PostedCharge {
-                    period: c.period,
-                    component: c.component.as_str().to_owned(),
-                    amount: c.line.amount,
-                    explanation: c.line.explanation,
-                    citation: c.line.citation,
-                })
-                .collect(),
-            allocations: p
-                .posting
-                .allocations
-                .into_iter()
-                .map(|a| PaymentAllocation {
-                    period: a.period,
-                    component: a.component.as_str().to_owned(),
-                    amount: a.amount,
-                })
-                .collect(),
+            charges_posted: posted_charges(p.posting.charges),
+            allocations: allocations(p.posting.allocations),
+            credit_applied: p.auto_applied.map(|a| CreditApplication {
+                applied_on: p.applied_on,
+                charges_posted: posted_charges(a.charges),
+                allocations: allocations(a.allocations),
+            }),
+            credit_held: p.credit_held,
             credit: p.posting.credit,
         }
     }
@@ -140,30 +165,62 @@ pub(super) fn method_of(text: &str) -> PaymentMethod {
     }
 }
 
-/// A payment reversed.
+/// An amount of one period (interest withdrawn, a refund owed back).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PeriodAmount {
+    /// The period, e.g. "2026-Q1".
+    #[schema(value_type = String)]
+    pub period: Period,
+    /// The amount.
+    pub amount: Money,
+}
+
+/// A payment reversed: the whole payment taken back, and where its credit came back from.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PaymentReversal {
     /// The payment reversed.
     pub payment_id: String,
     /// Its amount, no longer received.
     pub amount: Money,
-    /// The reversing journal (the payment's journal negated).
+    /// The reversing journal.
     pub journal_id: String,
     /// The local date of the reversal.
     #[schema(value_type = String, format = Date)]
     pub reversed_on: NaiveDate,
     /// Why.
     pub reason: String,
+    /// What the payment had left over as the payor's credit.
+    pub overpayment: Money,
+    /// The part of it still held, taken out of the payor's credit.
+    pub credit_withdrawn: Money,
+    /// The charges that credit had paid since (credit applications, latest first), owed again.
+    pub reopened: Vec<PaymentAllocation>,
+    /// Interest those applications had posted on the tax now reopened, withdrawn (it accrues again until the tax is paid).
+    pub interest_withdrawn: Vec<PeriodAmount>,
+    /// Credit refunded since that the payor owes back (`refund_reclaimed`, in the refund's period).
+    pub refund_reclaimed: Vec<PeriodAmount>,
+}
+
+fn period_amounts(list: Vec<(Period, Money)>) -> Vec<PeriodAmount> {
+    list.into_iter()
+        .map(|(period, amount)| PeriodAmount { period, amount })
+        .collect()
 }
 
 impl From<RecordedReversal> for PaymentReversal {
     fn from(r: RecordedReversal) -> Self {
+        let p = r.posting;
         PaymentReversal {
             payment_id: r.payment.id,
             amount: Money::from_cents(r.payment.amount_cents),
             journal_id: r.journal_id,
             reversed_on: r.reversed_on,
             reason: r.reason,
+            overpayment: p.overpayment,
+            credit_withdrawn: p.credit_withdrawn,
+            reopened: allocations(p.reopened),
+            interest_withdrawn: period_amounts(p.interest_withdrawn),
+            refund_reclaimed: period_amounts(p.refund_reclaimed),
         }
     }
 }
@@ -171,7 +228,7 @@ impl From<RecordedReversal> for PaymentReversal {
 /// One component of a period on the statement.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct AccountComponent {
-    /// `tax`, `interest` (posted when a payment settled tax), `late_filing_fee`, `late_payment_forfeiture`, ...
+    /// `tax`, `interest` (posted when a payment settled tax), `late_filing_fee`, `late_payment_forfeiture`, `estimate_penalty`, `fraud_penalty`, `refund_reclaimed` (credit refunded out of a payment later reversed, owed back; caused by that reversal)
     pub component: String,
     /// Charged by the statement's date (net of amendments and reversals).
     pub charged: Money,

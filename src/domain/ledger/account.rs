@@ -27,7 +27,8 @@ use crate::domain::period::Period;
 
 /// What a charge is for: the components of a payor's period (issue 9: tax,
 /// interest, late filing fee, late-payment forfeiture, estimate penalty, fraud
-/// penalty), in the order payments apply to them within a period.
+/// penalty; and a refund of a reversed payment's credit owed back), in the
+/// order payments apply to them within a period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Component {
     /// Room tax principal (tax less the operator's collection fee).
@@ -42,17 +43,23 @@ pub enum Component {
     EstimatePenalty,
     /// The 50 % fraud penalty.
     FraudPenalty,
+    /// Credit refunded out of a payment that was later reversed (a bounced
+    /// check): owed back by the payor, posted by the reversal
+    /// (`ledger::reversal`) in the period of the return whose overpayment the
+    /// refund named. Not revenue: the municipality's cash paid it out.
+    RefundReclaimed,
 }
 
 impl Component {
     /// Every component, in payment-application order.
-    pub const ALL: [Component; 6] = [
+    pub const ALL: [Component; 7] = [
         Component::Tax,
         Component::Interest,
         Component::LateFilingFee,
         Component::LatePaymentForfeiture,
         Component::EstimatePenalty,
         Component::FraudPenalty,
+        Component::RefundReclaimed,
     ];
 
     /// The stored name.
@@ -64,6 +71,7 @@ impl Component {
             Component::LatePaymentForfeiture => "late_payment_forfeiture",
             Component::EstimatePenalty => "estimate_penalty",
             Component::FraudPenalty => "fraud_penalty",
+            Component::RefundReclaimed => "refund_reclaimed",
         }
     }
 

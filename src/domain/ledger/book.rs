@@ -16,8 +16,10 @@
 //!   that a debit on the tax is tax overpaid moved back to the credit (an
 //!   amendment down after payment): it lowers what was paid, never a charge
 //!   (tax itself is only ever charged by returns and determinations);
-//! - in a reversal's journal (the exact negation of a payment's) a credit
-//!   undoes a charge and a debit undoes a payment.
+//! - in a reversal's journal (the negation of a payment's, and of the credit
+//!   applications its credit paid) a credit undoes a charge and a debit
+//!   undoes a payment, but for the refunded credit it claims back
+//!   (`refund_reclaimed`), a charge.
 //!
 //! So for every account `balance = charged − paid` (the sum of its lines).
 //! Lines on the payor's credit account are the credit held (an overpayment):
@@ -103,6 +105,11 @@ impl PayorBook {
                     // Tax overpaid (an amendment down after payment) moved
                     // back to credit: less paid, not more charged.
                     JournalKind::CreditApplied if *component == Component::Tax => false,
+                    // A reversal's claim on credit already refunded is a
+                    // charge (`reversal`), never a payment undone.
+                    JournalKind::PaymentReversed if *component == Component::RefundReclaimed => {
+                        true
+                    }
                     JournalKind::Payment
                     | JournalKind::CreditApplied
                     | JournalKind::Refund

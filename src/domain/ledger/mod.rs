@@ -27,6 +27,10 @@
 //! - [`credit`]: credit applied when a new charge is posted
 //!   ([`credit_journal`]: tax overpaid moved back to credit, then the credit
 //!   applied like a payment);
+//! - [`reversal`]: the journal a payment's reversal posts
+//!   ([`reversal_posting`]: the whole payment taken back; its credit from
+//!   what is still held, then the later credit applications reopened, then
+//!   the refunds made a receivable, never a negative credit);
 //! - [`refunds`]: the journal a refund of credit posts ([`refund_journal`]:
 //!   Montello's refund interest and its exclusions, an expense of the
 //!   municipality).
@@ -40,6 +44,7 @@ pub mod journal;
 pub mod payments;
 pub mod refunds;
 pub mod returns;
+pub mod reversal;
 pub mod security;
 
 pub use account::{Account, Component};
@@ -53,3 +58,6 @@ pub use payments::{
 };
 pub use refunds::{RefundIn, RefundPosting, RefundTerms, refund_journal};
 pub use returns::{PostedVersion, VersionSource, return_version_journal};
+pub use reversal::{
+    CreditUse, ReversalError, ReversalIn, ReversalPosting, reversal_posting, reversal_rest_is_sound,
+};

@@ -32,7 +32,8 @@
 //! - the journal: cash debited with the payment, each charge posted, each
 //!   allocation credited to its receivable, the credit; it sums to zero
 //!   (`Journal::new` refuses anything else);
-//! - a reversal (a bounced check) negates the payment's journal, on its own
+//! - a reversal (a bounced check; `super::reversal` takes its credit back
+//!   from where it went since) negates the payment's journal, on its own
 //!   date: what the payment settled is open again, and the interest it posted
 //!   is withdrawn (computed again, posted when a payment settles the tax).
 //!   The late-payment forfeiture it posted is NOT withdrawn
@@ -79,7 +80,9 @@ pub fn charge_kind(component: Component) -> ChargeKind {
     match component {
         Component::Tax => ChargeKind::Tax,
         Component::Interest => ChargeKind::Interest,
-        Component::LateFilingFee => ChargeKind::Fee,
+        // Money paid out and owed back: a fee's place in the order, and
+        // never tax (no interest runs on it).
+        Component::LateFilingFee | Component::RefundReclaimed => ChargeKind::Fee,
         Component::LatePaymentForfeiture | Component::EstimatePenalty | Component::FraudPenalty => {
             ChargeKind::Penalty
         }
@@ -294,31 +297,34 @@ pub fn reversal_keeps(account: &Account, amount_cents: i64) -> bool {
     }
 }
 
-/// The reversal of the payment `payment_id` whose journal had `lines`: every
-/// line negated except the forfeiture charged ([`reversal_keeps`]), posted on
-/// `reversed_on`, the clerk's `reason` in its memo.
+/// The reversal of the payment `payment_id` whose journal had `lines`, its
+/// credit all still held: every line negated except the forfeiture charged
+/// ([`reversal_keeps`]), posted on `reversed_on`, the clerk's `reason` in its
+/// memo (`super::reversal::reversal_posting` with nothing of the credit used).
 pub fn reversal_journal(
     payment_id: &str,
     lines: &[JournalLine],
     reversed_on: NaiveDate,
     reason: &str,
 ) -> Result<Journal, LedgerError> {
-    Journal::new(
-        JournalKind::PaymentReversed,
+    let payor_id = lines
+        .iter()
+        .find_map(|l| l.account.payor_id())
+        .unwrap_or("payor");
+    super::reversal::reversal_posting(&super::reversal::ReversalIn {
+        payor_id,
+        payment_id,
+        payment_lines: lines,
         reversed_on,
-        Cause::Payment {
-            payment_id: payment_id.to_owned(),
-        },
-        format!("payment {payment_id} reversed {reversed_on}: {reason}"),
-        lines
-            .iter()
-            .filter(|l| !reversal_keeps(&l.account, l.amount_cents))
-            .map(|l| JournalLine {
-                account: l.account.clone(),
-                amount_cents: -l.amount_cents,
-            })
-            .collect(),
-    )
+        reason,
+        held: Money::from_cents(i64::MAX),
+        uses: &[],
+    })
+    .map(|p| p.journal)
+    .map_err(|e| match e {
+        super::reversal::ReversalError::Ledger(e) => e,
+        super::reversal::ReversalError::CreditNotFound { .. } => LedgerError::Empty,
+    })
 }
 
 #[cfg(test)]

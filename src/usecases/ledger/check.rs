@@ -19,9 +19,16 @@
 //! - every payment has one `payment` journal, posted on the day received,
 //!   debiting cash with the amount received; each reversal of it negates that
 //!   journal line for line, but for the forfeiture it charged, which stands
-//!   (`domain::ledger::reversal_keeps`); no payment journal names a payment that does not
-//!   exist (the `payments` table's triggers and privileges are checked with
+//!   (`domain::ledger::reversal_keeps`), and its credit, which the lines after
+//!   the negation take back exactly, from the payor's credit (at most the
+//!   credit it left), its receivables and interest revenue
+//!   (`domain::ledger::reversal_rest_is_sound`); no payment journal names a
+//!   payment that does not exist (the `payments` table's triggers and privileges are checked with
 //!   the ledger's);
+//! - every payor's credit (`payor:<p>:credit`) is at least 0.00 as of every
+//!   date: a reversal takes a payment's credit back from what is held, the
+//!   charges it paid and the refunds it made (`domain::ledger::reversal`),
+//!   never below zero;
 //! - every determination has one `determination` journal posting exactly its
 //!   stored charges on the day it was made, and its notice names that
 //!   journal; an estimate's tax is taken back at most once and exactly; no
@@ -169,6 +176,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.payments, totals.reversals
         ));
     }
+    if totals.credit_faults == 0 {
+        report.checked.push(format!(
+            "{} payor credit account(s) are never negative, on any date",
+            totals.credit_accounts
+        ));
+    }
     if totals.determination_faults == 0 {
         report.checked.push(format!(
             "{} determination(s) each have their journal posting what they determined, and their notice",
@@ -234,6 +247,10 @@ struct Totals {
     documents: usize,
     /// Notice documents whose bytes do not match their digest.
     document_faults: usize,
+    /// Payors' credit accounts checked.
+    credit_accounts: usize,
+    /// Credit accounts found negative on some date.
+    credit_faults: usize,
     vehicle_fee_remittances: usize,
     vehicle_fee_spending: usize,
     /// Violations found on the vehicle registration fee and its fund.
@@ -398,6 +415,9 @@ fn check_municipality(
     )?;
     totals.payment_faults += report.broken.len() - before;
     let before = report.broken.len();
+    totals.credit_accounts += check_credit(slug, &journals, &lines, &mut report.broken);
+    totals.credit_faults += report.broken.len() - before;
+    let before = report.broken.len();
     totals.determinations +=
         super::determinations::check(conn, municipality_id, slug, &by_cause, &lines, report)?;
     totals.determination_faults += report.broken.len() - before;
@@ -516,19 +536,52 @@ fn check_payments(
                 journal.id
             ));
         }
+        let credit_account = Account::PayorCredit {
+            payor_id: p.payor_id.clone(),
+        }
+        .to_string();
         for reversal in of_kind(JournalKind::PaymentReversed) {
             totals.reversals += 1;
-            // The forfeiture the payment charged stands (domain reversal_keeps).
+            // The forfeiture the payment charged stands (domain
+            // reversal_keeps); its credit is taken back after the negation,
+            // from the credit held, the charges it paid since, the refunds
+            // (domain reversal_rest_is_sound).
             let negated: Vec<(String, i64)> = paid
                 .iter()
                 .filter(|(a, c)| {
-                    !Account::parse(a).is_ok_and(|a| crate::domain::ledger::reversal_keeps(&a, *c))
+                    *a != credit_account
+                        && !Account::parse(a)
+                            .is_ok_and(|a| crate::domain::ledger::reversal_keeps(&a, *c))
                 })
                 .map(|(a, c)| (a.clone(), -c))
                 .collect();
-            if amounts_of(&reversal.id) != negated || reversal.posted_on < p.received_on {
+            let overpayment: i64 = -paid
+                .iter()
+                .filter(|(a, _)| *a == credit_account)
+                .map(|(_, c)| *c)
+                .sum::<i64>();
+            let stored = amounts_of(&reversal.id);
+            let rest: Option<Vec<crate::domain::ledger::JournalLine>> = stored
+                .get(negated.len()..)
+                .unwrap_or_default()
+                .iter()
+                .map(|(a, c)| {
+                    Account::parse(a)
+                        .ok()
+                        .map(|account| crate::domain::ledger::JournalLine {
+                            account,
+                            amount_cents: *c,
+                        })
+                })
+                .collect();
+            let sound = stored.len() >= negated.len()
+                && stored[..negated.len()] == negated[..]
+                && rest.is_some_and(|rest| {
+                    crate::domain::ledger::reversal_rest_is_sound(&p.payor_id, &rest, overpayment)
+                });
+            if !sound || reversal.posted_on < p.received_on {
                 report.broken.push(format!(
-                    "{name}: reversal journal {} does not negate journal {}",
+                    "{name}: reversal journal {} does not negate journal {} and take back its credit",
                     reversal.id, journal.id
                 ));
             }
@@ -545,6 +598,50 @@ fn check_payments(
         }
     }
     Ok(())
+}
+
+/// Every payor's credit (`payor:<p>:credit`, credit negative on the account)
+/// is at least 0.00 as of every date: a violation names the payor, the first
+/// date and the journals of that date that took the credit below zero.
+/// Returns how many credit accounts were checked.
+fn check_credit(
+    slug: &str,
+    journals: &[db::ledger::JournalRow],
+    lines: &BTreeMap<String, Vec<LineRow>>,
+    broken: &mut Vec<String>,
+) -> usize {
+    // payor -> date -> (sum of the day's lines, journals debiting it)
+    type Day = (i64, Vec<String>);
+    let mut days: BTreeMap<String, BTreeMap<chrono::NaiveDate, Day>> = BTreeMap::new();
+    for j in journals {
+        for l in lines.get(&j.id).into_iter().flatten() {
+            if let Ok(Account::PayorCredit { payor_id }) = Account::parse(&l.account) {
+                let day = days
+                    .entry(payor_id)
+                    .or_default()
+                    .entry(j.posted_on)
+                    .or_default();
+                day.0 += l.amount_cents;
+                if l.amount_cents > 0 && !day.1.contains(&j.id) {
+                    day.1.push(j.id.clone());
+                }
+            }
+        }
+    }
+    for (payor_id, by_date) in &days {
+        let mut balance = 0i128;
+        for (on, (sum, debits)) in by_date {
+            balance -= i128::from(*sum);
+            if balance < 0 {
+                broken.push(format!(
+                    "{slug}: payor {payor_id}'s credit is negative as of {on} (journal(s) {} debit it beyond what is held)",
+                    debits.join(", ")
+                ));
+                break;
+            }
+        }
+    }
+    days.len()
 }
 
 /// Every security event that moves money (received, applied, returned with

@@ -254,6 +254,7 @@ fn label(component: Component) -> &'static str {
         Component::LatePaymentForfeiture => "Late-payment forfeiture",
         Component::EstimatePenalty => "Estimate penalty",
         Component::FraudPenalty => "Fraud penalty",
+        Component::RefundReclaimed => "Refund of a reversed payment, owed back",
     }
 }
 

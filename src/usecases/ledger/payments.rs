@@ -19,9 +19,18 @@
 //!   (its policy, the due and filing due dates of its return, the previous
 //!   year's tax) go to `domain::ledger::payment_journal`, whose journal is
 //!   posted in the same unit as the payment's row: one journal per payment;
-//! - a reversal (`reversed_on` between the receipt and today, a reason) posts
-//!   the exact negation of the payment's journal; a payment is reversed at
-//!   most once (409 `already_reversed`); nothing is ever updated;
+//! - a reversal (`reversed_on` between the receipt and today, a reason) takes
+//!   the whole payment back (`domain::ledger::reversal`): it negates the
+//!   payment's journal but for the forfeiture it charged and its credit; the
+//!   credit it left comes back from the credit still held without a break
+//!   since `reversed_on`, then from the credit applications posted after it
+//!   (latest first: the charges they paid are owed again, the interest they
+//!   posted on reopened tax withdrawn), then from the refunds posted after it
+//!   (a `refund_reclaimed` receivable in the refund's period), so the credit
+//!   is never negative. A reversal that undoes an application or a refund is
+//!   dated on or after it (422 `reversed_on` `before_credit_used`). A payment
+//!   is reversed at most once (409 `already_reversed`); nothing is ever
+//!   updated;
 //! - both are written to the access log as writes (`payment`, `create` /
 //!   `reverse`).
 
@@ -34,8 +43,9 @@ use crate::{
     domain::{
         DomainError, Money, Period,
         ledger::{
-            Account, Component, JournalKind, JournalLine, PaymentIn, PaymentPosting, PayorBook,
-            PeriodTerms, PostedLine, payment_journal_after, reversal_journal,
+            Account, Component, CreditUse, JournalKind, JournalLine, PaymentIn, PaymentPosting,
+            PayorBook, PeriodTerms, PostedLine, ReversalIn, ReversalPosting, payment_journal_after,
+            reversal_posting,
         },
         registry::Invalid,
     },
@@ -97,6 +107,13 @@ pub struct RecordedPayment {
     pub journal_id: String,
     /// What the journal posted.
     pub posting: PaymentPosting,
+    /// The credit applied automatically right after it (a payment recorded
+    /// after charges posted later than its receipt: `credit::apply_credit`).
+    pub auto_applied: Option<crate::domain::ledger::CreditPosting>,
+    /// The date of that application (today).
+    pub applied_on: NaiveDate,
+    /// The payor's credit held after both (all of it, not only this payment's).
+    pub credit_held: Money,
 }
 
 /// A reversal recorded.
@@ -110,6 +127,8 @@ pub struct RecordedReversal {
     pub reversed_on: NaiveDate,
     /// Why.
     pub reason: String,
+    /// The journal and where the payment's credit was taken back from.
+    pub posting: ReversalPosting,
 }
 
 fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
@@ -338,7 +357,7 @@ pub fn record(
     let journal_id = super::post(conn, municipality_id, &posting.journal)?;
     // Credit left while charges posted after `received_on` (a payment
     // recorded late) are open: applied to them today (`credit::apply_credit`).
-    if !posting.credit.is_zero() && today > body.received_on {
+    let auto_applied = if !posting.credit.is_zero() && today > body.received_on {
         super::credit::apply_credit(
             conn,
             municipality_id,
@@ -347,13 +366,19 @@ pub fn record(
             crate::domain::ledger::Cause::Payment {
                 payment_id: id.clone(),
             },
-        )?;
-    }
+        )?
+    } else {
+        None
+    };
+    let credit_held = book_as_of(conn, municipality_id, payor_id, today)?.credit;
     Actor::of(ctx)?.log_write(conn, ctx, "payment", &id, "create")?;
     Ok(RecordedPayment {
         row,
         journal_id,
         posting,
+        auto_applied,
+        applied_on: today,
+        credit_held,
     })
 }
 
@@ -410,19 +435,30 @@ pub fn reverse(
         .iter()
         .find(|j| j.kind == JournalKind::Payment.as_str())
         .ok_or_else(|| ApiError::internal("a payment without its journal"))?;
-    let lines = db::ledger::lines_of(conn, municipality_id, &original.id)?
-        .into_iter()
-        .map(|l| {
-            Ok(JournalLine {
-                account: Account::parse(&l.account)
-                    .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
-                amount_cents: l.amount_cents,
-            })
-        })
-        .collect::<Result<Vec<_>, ApiError>>()?;
-    let journal = reversal_journal(payment_id, &lines, reversed_on, &reason)
-        .map_err(|e| ApiError::internal(format!("a reversal's journal: {e}")))?;
-    let journal_id = super::post(conn, municipality_id, &journal).map_err(|e| match e {
+    let lines = journal_lines(conn, municipality_id, &original.id)?;
+    let (held, uses) = credit_history(conn, municipality_id, payor_id, original, reversed_on)?;
+    let posting = reversal_posting(&ReversalIn {
+        payor_id,
+        payment_id,
+        payment_lines: &lines,
+        reversed_on,
+        reason: &reason,
+        held,
+        uses: &uses,
+    })
+    .map_err(|e| ApiError::internal(format!("a reversal's journal: {e}")))?;
+    if let Some(latest) = posting.undone.iter().map(|(_, on)| *on).max()
+        && latest > reversed_on
+    {
+        refused(vec![fault(
+            "reversed_on",
+            "before_credit_used",
+            format!(
+                "the payment's credit was applied or refunded on {latest}: a reversal that takes it back is dated on or after it"
+            ),
+        )])?;
+    }
+    let journal_id = super::post(conn, municipality_id, &posting.journal).map_err(|e| match e {
         // A concurrent reversal of the same payment lost the race.
         ApiError::Conflict(_) => ApiError::RuleConflict(fault(
             "payment",
@@ -437,5 +473,125 @@ pub fn reverse(
         journal_id,
         reversed_on,
         reason,
+        posting,
     })
+}
+
+/// The credit held for the payor without a break from `on` to now: the
+/// lowest balance of its credit account as of `on` and as of every later date
+/// it moved. A refund (or a reversal) dated `on` takes at most this, so the
+/// credit is never negative on any date (`roomtax check`).
+pub(crate) fn credit_held_since(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    on: NaiveDate,
+) -> Result<Money, ApiError> {
+    let account = Account::PayorCredit {
+        payor_id: payor_id.to_owned(),
+    }
+    .to_string();
+    let mut by_date: BTreeMap<NaiveDate, i64> = BTreeMap::new();
+    for l in db::ledger::payor_lines_as_of(conn, municipality_id, &account, far_future())? {
+        if l.account == account {
+            *by_date.entry(l.posted_on).or_default() -= l.amount_cents;
+        }
+    }
+    Ok(Money::from_cents(lowest_from(&by_date, on)))
+}
+
+/// A date after every posting (and within every backend's date range).
+fn far_future() -> NaiveDate {
+    NaiveDate::from_ymd_opt(9999, 12, 31).expect("a valid date")
+}
+
+/// The lowest running sum of `by_date` as of `on` and every later date.
+fn lowest_from(by_date: &BTreeMap<NaiveDate, i64>, on: NaiveDate) -> i64 {
+    let on_the_day: i64 = by_date.range(..=on).map(|(_, c)| c).sum();
+    let (mut balance, mut lowest) = (on_the_day, on_the_day);
+    if let Some(next) = on.succ_opt() {
+        for (_, change) in by_date.range(next..) {
+            balance += change;
+            lowest = lowest.min(balance);
+        }
+    }
+    lowest
+}
+
+/// The lines of a stored journal, parsed.
+fn journal_lines(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    journal_id: &str,
+) -> Result<Vec<JournalLine>, ApiError> {
+    db::ledger::lines_of(conn, municipality_id, journal_id)?
+        .into_iter()
+        .map(|l| {
+            Ok(JournalLine {
+                account: Account::parse(&l.account)
+                    .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
+                amount_cents: l.amount_cents,
+            })
+        })
+        .collect()
+}
+
+/// What a reversal dated `reversed_on` reads of the payor's credit account
+/// (`domain::ledger::reversal`): the credit held without a break from that
+/// date to now (the lowest balance on any date from it on), and the credit
+/// applications and refunds posted after the payment's journal `original`,
+/// oldest first.
+fn credit_history(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    original: &db::ledger::JournalRow,
+    reversed_on: NaiveDate,
+) -> Result<(Money, Vec<CreditUse>), ApiError> {
+    let account = Account::PayorCredit {
+        payor_id: payor_id.to_owned(),
+    }
+    .to_string();
+    let journals = db::ledger::journals_on_account(conn, municipality_id, &account)?;
+    let refunds: BTreeMap<String, db::refunds::RefundRow> =
+        db::refunds::of_payor(conn, municipality_id, payor_id)?
+            .into_iter()
+            .map(|r| (r.id.clone(), r))
+            .collect();
+    // Credit balance by date (credit is negative on the account).
+    let mut by_date: BTreeMap<NaiveDate, i64> = BTreeMap::new();
+    let mut uses = Vec::new();
+    let after = |j: &db::ledger::JournalRow| {
+        (j.posted_on, j.created_at, &j.id) > (original.posted_on, original.created_at, &original.id)
+    };
+    for j in &journals {
+        let lines = journal_lines(conn, municipality_id, &j.id)?;
+        let on_credit: i64 = lines
+            .iter()
+            .filter(|l| l.account.to_string() == account)
+            .map(|l| l.amount_cents)
+            .sum();
+        *by_date.entry(j.posted_on).or_default() -= on_credit;
+        if !after(j) {
+            continue;
+        }
+        if j.kind == JournalKind::CreditApplied.as_str() {
+            uses.push(CreditUse::Applied {
+                journal_id: j.id.clone(),
+                posted_on: j.posted_on,
+                lines,
+            });
+        } else if j.kind == JournalKind::Refund.as_str()
+            && let Some(r) = refunds.get(&j.cause_id)
+        {
+            uses.push(CreditUse::Refunded {
+                journal_id: j.id.clone(),
+                posted_on: j.posted_on,
+                period: Period::parse(&r.period)
+                    .map_err(|e| ApiError::internal(format!("stored refund period: {e}")))?,
+                amount: Money::from_cents(r.amount_cents),
+            });
+        }
+    }
+    Ok((Money::from_cents(lowest_from(&by_date, reversed_on)), uses))
 }

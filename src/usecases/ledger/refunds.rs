@@ -11,8 +11,10 @@
 //!   found (404 otherwise) and its row locked (`db::payments::lock_payor`),
 //!   `period` must name a return of the payor on file (`no_return`) and
 //!   `amount` be at most the credit held (`exceeds_credit`): the credit as
-//!   of `refunded_on`, and no more than is held now (a credit applied to a
-//!   later charge since is no longer there to refund);
+//!   of `refunded_on`, and no more than is held on every later date to now
+//!   (a credit applied to a later charge since is no longer there to refund;
+//!   so the credit is never negative on any date, which `roomtax check`
+//!   verifies);
 //! - where the credit came from: the ledger holds credit in one account per
 //!   payor (`payor:<p>:credit`: overpayments, and tax overpaid moved there
 //!   when an amendment lowered it, see `credit`), so it does not say which
@@ -151,7 +153,9 @@ pub fn record(
     }
     let then = book_as_of(conn, municipality_id, payor_id, body.refunded_on)?.credit;
     let now = book_as_of(conn, municipality_id, payor_id, today.max(body.refunded_on))?.credit;
-    let held = then.min(now);
+    let since =
+        super::payments::credit_held_since(conn, municipality_id, payor_id, body.refunded_on)?;
+    let held = then.min(now).min(since);
     if body.amount > held.max_zero() {
         faults.push(fault(
             "amount",
@@ -160,7 +164,7 @@ pub fn record(
                 "a refund is at most the credit held for the payor on {} ({}{})",
                 body.refunded_on,
                 held.max_zero(),
-                if now < then {
+                if held < then {
                     ", less what was applied to later charges"
                 } else {
                     ""

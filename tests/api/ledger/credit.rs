@@ -323,7 +323,40 @@ async fn a_payment_recorded_late_pays_charges_posted_after_its_receipt() {
         .await;
     assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
     app.set_now("2026-06-16T15:00:00Z");
-    paid(&app, &clerk, &payor, json!({"received_on": "2026-06-10", "amount": "100.00", "method": "check", "reference": "1"})).await;
+    let p = paid(&app, &clerk, &payor, json!({"received_on": "2026-06-10", "amount": "100.00", "method": "check", "reference": "1"})).await;
+    // The response shows the payment's own allocation (nothing was owed on
+    // 2026-06-10: all 100.00 to credit), then what was applied right after
+    // it, then the credit left.
+    assert_eq!(p["allocations"], json!([]));
+    assert_eq!(p["credit"], "100.00");
+    let applied = &p["credit_applied"];
+    assert_eq!(applied["applied_on"], "2026-06-16", "{p}");
+    let allocations: Vec<(String, String)> = applied["allocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                format!(
+                    "{} {}",
+                    a["period"].as_str().unwrap(),
+                    a["component"].as_str().unwrap()
+                ),
+                a["amount"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        allocations,
+        vec![
+            cp("2026-Q1 tax", "45.00"),
+            cp("2026-Q1 interest", "0.90"),
+            cp("2026-Q1 estimate_penalty", "4.50")
+        ]
+    );
+    assert_eq!(applied["charges_posted"][0]["component"], "interest");
+    assert_eq!(applied["charges_posted"][0]["amount"], "0.90");
+    assert_eq!(p["credit_held"], "49.60");
     let account = statement(&app, &clerk, &payor, "2026-06-16").await;
     let q1 = period(&account, "2026-Q1");
     assert_eq!(comp(q1, "tax"), cp("45.00", "45.00"), "{q1}");

@@ -18,6 +18,7 @@ mod payments;
 mod posting;
 mod races;
 mod refunds;
+mod reversals;
 mod security;
 mod successor;
 mod transfers;

@@ -229,3 +229,109 @@ async fn on_postgresql_an_amendment_waits_for_the_payors_lock_before_applying_cr
     let res = pending.await.unwrap().unwrap();
     assert_eq!(res.status().as_u16(), 201);
 }
+
+/// Q1 tax 427.50 paid on 2026-04-25 by P of 500.00 (72.50 held). On
+/// 2026-07-20 the Q2 return (90.00, whose filing applies held credit) and
+/// P's reversal at once. Either order ends the same: reversal first, the
+/// 72.50 leaves the credit and Q2 finds none; filing first, the credit pays
+/// 72.50 of Q2 and the reversal reopens it. Q1 427.50 owed again with 3
+/// months' interest 12.83, Q2 90.00, credit 0.00, total 530.33. A lost
+/// update would leave the credit at −72.50 (or Q2 paid by money that
+/// bounced).
+#[actix_web::test]
+async fn a_credit_application_and_a_reversal_at_once_never_leave_credit_negative() {
+    use super::reversals::{paid_ahead, reverse};
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let staff = app.token(STAFF).await;
+    for round in 0..ROUNDS {
+        let (payor, id) =
+            paid_ahead(&app, &clerk, &format!("Apply Race {round} LLC"), "500.00").await;
+        app.set_now("2026-07-20T15:00:00Z");
+        let mut q2 = filing("2026-Q2", "2000.00", "0.00");
+        q2["received_on"] = json!("2026-07-20");
+        let file = app
+            .call(Method::POST, &returns_of(&payor))
+            .bearer(&clerk)
+            .json(q2)
+            .send();
+        let (filed, reversed) =
+            tokio::join!(file, reverse(&app, &staff, &payor, &id, "2026-07-20"));
+        assert_eq!(
+            (filed.status().as_u16(), reversed.status().as_u16()),
+            (201, 201),
+            "round {round}"
+        );
+        let account = statement(&app, &clerk, &payor, "2026-07-20").await;
+        assert_eq!(
+            tax_of(&account),
+            ("427.50".into(), "0.00".into()),
+            "round {round}"
+        );
+        let q2 = period(&account, "2026-Q2");
+        assert_eq!(q2["balance"], "90.00", "round {round}: {account}");
+        assert_eq!(account["totals"]["credit"], "0.00", "round {round}");
+        assert_eq!(account["totals"]["balance"], "530.33", "round {round}");
+    }
+    check_passes(&app);
+}
+
+/// P of 500.00 (72.50 held); on 2026-06-15 a refund of the 72.50 and P's
+/// reversal at once. Refund first: it is paid and the reversal makes it owed
+/// back (`refund_reclaimed` 72.50); reversal first: the credit is gone and
+/// the refund is refused (`exceeds_credit`). Either way the credit ends at
+/// 0.00 and Q1 owes 427.50 + 2 months' interest 8.55, plus 72.50 when the
+/// refund was paid.
+#[actix_web::test]
+async fn a_refund_and_a_reversal_at_once_never_leave_credit_negative() {
+    use super::reversals::{paid_ahead, refunded, reverse};
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let staff = app.token(STAFF).await;
+    let mut orders = std::collections::BTreeSet::new();
+    for round in 0..ROUNDS {
+        let (payor, id) = paid_ahead(
+            &app,
+            &clerk,
+            &format!("Refund Reversal {round} LLC"),
+            "500.00",
+        )
+        .await;
+        app.set_now("2026-06-15T15:00:00Z");
+        let (refund, reversed) = tokio::join!(
+            refunded(&app, &clerk, &payor, "72.50"),
+            reverse(&app, &staff, &payor, &id, "2026-06-15")
+        );
+        assert_eq!(reversed.status().as_u16(), 201, "round {round}");
+        let refund_paid = match refund.status().as_u16() {
+            201 => true,
+            422 => false,
+            other => panic!("round {round}: refund answered {other}"),
+        };
+        orders.insert(refund_paid);
+        let account = statement(&app, &clerk, &payor, "2026-06-15").await;
+        assert_eq!(account["totals"]["credit"], "0.00", "round {round}");
+        let q1 = period(&account, "2026-Q1");
+        let (owed_back, balance) = if refund_paid {
+            ("72.50", "508.55")
+        } else {
+            ("0.00", "436.05")
+        };
+        let reclaimed = q1["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["component"] == "refund_reclaimed")
+            .map_or("0.00".to_owned(), |c| {
+                c["charged"].as_str().unwrap().to_owned()
+            });
+        assert_eq!(reclaimed, owed_back, "round {round}: {account}");
+        assert_eq!(q1["balance"], balance, "round {round}: {account}");
+        assert_eq!(
+            account["refunds"].as_array().unwrap().len(),
+            usize::from(refund_paid),
+            "round {round}"
+        );
+    }
+    check_passes(&app);
+}
