@@ -56,6 +56,9 @@ pub struct AuthState {
     pub throttle: SignInThrottle,
     /// Refresh token lifetime.
     pub refresh_ttl: chrono::Duration,
+    /// The configured public address is `https://`: web portal cookies are `Secure`
+    /// on every response (they are also when a request itself came over TLS).
+    pub public_https: bool,
 }
 
 impl std::fmt::Debug for AuthState {
@@ -93,6 +96,10 @@ impl AuthState {
             keys,
             throttle: SignInThrottle::new(ThrottlePolicy::PER_ACCOUNT, ThrottlePolicy::PER_ADDRESS),
             refresh_ttl: chrono::Duration::days(i64::from(settings.refresh_token_ttl_days)),
+            public_https: settings
+                .public_url
+                .as_deref()
+                .is_some_and(|u| u.trim().to_ascii_lowercase().starts_with("https://")),
         })
     }
 }
@@ -239,6 +246,7 @@ impl Application {
                             .finish()
                     }),
                 )
+                .configure(crate::web::routes)
                 .default_service(web::to(fallback::default_service))
                 .wrap(from_fn(api::input_guard::middleware))
                 .wrap(ErrorHandlers::new().default_handler(fallback::catch_all))

@@ -19,6 +19,7 @@
 //! | token audience (`aud`) | `token_audience` | `ROOMTAX_TOKEN_AUDIENCE` (default `roomtax-api`) |
 //! | access token lifetime | `access_token_ttl_secs` | `ROOMTAX_ACCESS_TOKEN_TTL_SECS` (default 900) |
 //! | refresh token lifetime | `refresh_token_ttl_days` | `ROOMTAX_REFRESH_TOKEN_TTL_DAYS` (default 30) |
+//! | public address | `public_url` | `ROOMTAX_PUBLIC_URL` (e.g. `https://roomtax.example.gov`; when it is `https://`, the web portal's cookies are `Secure`) |
 //!
 //! The file is `--config FILE` or `ROOMTAX_CONFIG`; unknown keys are refused.
 
@@ -89,6 +90,10 @@ pub struct Settings {
     pub access_token_ttl_secs: u64,
     /// Refresh token lifetime in days.
     pub refresh_token_ttl_days: u32,
+    /// The address people reach the service at (behind a TLS proxy: its
+    /// `https://` URL). An `https://` address makes the web portal's cookies
+    /// `Secure` even when the proxy speaks plain HTTP to the service.
+    pub public_url: Option<String>,
 }
 
 impl Default for Settings {
@@ -107,6 +112,7 @@ impl Default for Settings {
             token_audience: "roomtax-api".into(),
             access_token_ttl_secs: 900,
             refresh_token_ttl_days: 30,
+            public_url: None,
         }
     }
 }
@@ -150,6 +156,7 @@ const ENV: &[(&str, &[&str])] = &[
         "refresh_token_ttl_days",
         &["ROOMTAX_REFRESH_TOKEN_TTL_DAYS"],
     ),
+    ("public_url", &["ROOMTAX_PUBLIC_URL"]),
 ];
 
 impl Settings {

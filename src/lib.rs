@@ -20,3 +20,4 @@ pub mod request_context;
 pub mod telemetry;
 pub mod tenancy;
 pub mod usecases;
+pub mod web;
