@@ -60,6 +60,9 @@ pub struct AuthState {
     pub throttle: SignInThrottle,
     /// Refresh token lifetime.
     pub refresh_ttl: chrono::Duration,
+    /// The configured public address is `https://`: web portal cookies are `Secure`
+    /// on every response (they are also when a request itself came over TLS).
+    pub public_https: bool,
 }
 
 impl std::fmt::Debug for AuthState {
@@ -97,6 +100,10 @@ impl AuthState {
             keys,
             throttle: SignInThrottle::new(ThrottlePolicy::PER_ACCOUNT, ThrottlePolicy::PER_ADDRESS),
             refresh_ttl: chrono::Duration::days(i64::from(settings.refresh_token_ttl_days)),
+            public_https: settings
+                .public_url
+                .as_deref()
+                .is_some_and(|u| u.trim().to_ascii_lowercase().starts_with("https://")),
         })
     }
 }
@@ -253,6 +260,7 @@ impl Application {
                             .finish()
                     }),
                 )
+                .configure(crate::web::routes)
                 .default_service(web::to(fallback::default_service))
                 .wrap(from_fn(api::input_guard::middleware))
                 .wrap(ErrorHandlers::new().default_handler(fallback::catch_all))
@@ -260,12 +268,22 @@ impl Application {
         };
         // Served through `head_guard::Guarded`: a request head with a
         // control byte gets problem+json, not actix's bare 400.
-        let server = Server::build()
+        let builder = Server::build();
+        // As actix-web's HttpServer does: a graceful stop tells each connection,
+        // so an idle kept-alive one closes at once instead of holding the stop
+        // until `shutdown_timeout`.
+        let stopping = builder.graceful_shutdown_signal();
+        let server = builder
             .listen("roomtax", listener, move || {
+                let stopping = stopping.clone();
                 let app = make_app()
                     .into_factory()
                     .map_err(|err: actix_web::Error| err.error_response());
                 let http = HttpService::build()
+                    .graceful_shutdown_signal(move || {
+                        let stopping = stopping.clone();
+                        async move { stopping.notified().await }
+                    })
                     .keep_alive(KeepAlive::default())
                     .client_request_timeout(Duration::from_secs(30))
                     .client_disconnect_timeout(Duration::from_secs(1))

@@ -20,6 +20,7 @@
 //! | access token lifetime | `access_token_ttl_secs` | `ROOMTAX_ACCESS_TOKEN_TTL_SECS` (default 900) |
 //! | refresh token lifetime | `refresh_token_ttl_days` | `ROOMTAX_REFRESH_TOKEN_TTL_DAYS` (default 30) |
 //! | idempotency lease | `idempotency_lease_secs` | `ROOMTAX_IDEMPOTENCY_LEASE_SECS` (default 300; 10 to 3600): how long a request that died mid-way keeps its `Idempotency-Key` before a retry may take it over |
+//! | public address | `public_url` | `ROOMTAX_PUBLIC_URL` (e.g. `https://roomtax.example.gov`; when it is `https://`, the web portal's cookies are `Secure`) |
 //!
 //! The file is `--config FILE` or `ROOMTAX_CONFIG`; unknown keys are refused.
 
@@ -93,6 +94,10 @@ pub struct Settings {
     /// Seconds a claimed `Idempotency-Key` whose request died stays in progress
     /// before a retry with the key may take it over.
     pub idempotency_lease_secs: u64,
+    /// The address people reach the service at (behind a TLS proxy: its
+    /// `https://` URL). An `https://` address makes the web portal's cookies
+    /// `Secure` even when the proxy speaks plain HTTP to the service.
+    pub public_url: Option<String>,
 }
 
 impl Default for Settings {
@@ -112,6 +117,7 @@ impl Default for Settings {
             access_token_ttl_secs: 900,
             refresh_token_ttl_days: 30,
             idempotency_lease_secs: 60 * crate::domain::idempotency::LEASE_MINUTES as u64,
+            public_url: None,
         }
     }
 }
@@ -159,6 +165,7 @@ const ENV: &[(&str, &[&str])] = &[
         "idempotency_lease_secs",
         &["ROOMTAX_IDEMPOTENCY_LEASE_SECS"],
     ),
+    ("public_url", &["ROOMTAX_PUBLIC_URL"]),
 ];
 
 impl Settings {

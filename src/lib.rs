@@ -21,3 +21,4 @@ pub mod request_context;
 pub mod telemetry;
 pub mod tenancy;
 pub mod usecases;
+pub mod web;

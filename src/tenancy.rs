@@ -451,6 +451,24 @@ impl MunicipalityContext {
             .collect()
     }
 
+    /// The roles the caller holds here, and whether it holds a disclosure here:
+    /// refused (404 without any relation, 403 with one, e.g. a zone role) when
+    /// it holds neither. The web portal's municipal pages enter through this.
+    pub fn require_presence(&self) -> Result<Vec<Role>, ApiError> {
+        let roles: Vec<Role> = self
+            .caller
+            .municipal_roles(self.municipality_id)
+            .map(|g| g.role)
+            .collect();
+        if roles.is_empty() && self.disclosure_ids().is_empty() {
+            return Err(refuse(
+                self.related,
+                "you hold no role in this municipality".into(),
+            ));
+        }
+        Ok(roles)
+    }
+
     /// Refuse unless the caller may perform `action` here: 404 without any relation
     /// to the municipality, 403 with one.
     pub fn require(&self, action: Action) -> Result<(), ApiError> {

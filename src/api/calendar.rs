@@ -13,8 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{caller::PublicMunicipality, extract::ApiQuery};
 use crate::{
     app::AppState,
-    db,
-    domain::{DueItem, due_calendar, period},
+    domain::DueItem,
     error::{ApiError, Problem},
 };
 
@@ -64,23 +63,12 @@ pub async fn show(
     ApiQuery(params): ApiQuery<CalendarParams>,
 ) -> Result<web::Json<DueCalendar>, ApiError> {
     let year = params.year;
-    if !(period::MIN_YEAR + 1..=period::MAX_YEAR).contains(&year) {
-        return Err(ApiError::invalid(
-            "year",
-            "range",
-            format!(
-                "must be between {} and {}",
-                period::MIN_YEAR + 1,
-                period::MAX_YEAR
-            ),
-        ));
-    }
     at.read(&state, move |conn, muni| {
-        let history = db::policies::load_history(conn, muni.id)?;
+        let items = crate::usecases::public_law::calendar_of(conn, &muni, year)?;
         Ok(web::Json(DueCalendar {
             municipality: muni.slug,
             year,
-            items: due_calendar(&history, year),
+            items,
         }))
     })
     .await

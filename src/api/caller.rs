@@ -64,6 +64,10 @@ fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
 pub enum Authenticated {
     /// A person (user id).
     User(String),
+    /// A person signed in to the web portal: the digest of the session
+    /// cookie's secret (never built from a bearer token; `crate::web` builds
+    /// it, and the unit of work finds the live session and its user).
+    WebSession(String),
     /// An API client, with the scopes its token asks for.
     Client {
         /// Client id.
@@ -108,6 +112,16 @@ impl Authenticated {
     fn load(self, conn: &mut DbConn) -> Result<Caller, ApiError> {
         match self {
             Authenticated::User(user_id) => load_user(conn, user_id),
+            Authenticated::WebSession(digest) => {
+                let session =
+                    db::web_sessions::live_by_digest(conn, &digest, db::identity::now())?
+                        .ok_or_else(|| {
+                            ApiError::Unauthorized(
+                                "this session has ended (signed out, expired or the password changed); sign in again".into(),
+                            )
+                        })?;
+                load_user(conn, session.user_id)
+            }
             Authenticated::Client { id, scope } => load_client(conn, id, scope),
         }
     }
@@ -292,6 +306,16 @@ impl<P: Place> FromRequest for InTenant<P> {
 }
 
 impl<P: Place> InTenant<P> {
+    /// `caller` inside the tenant with this slug (the web portal names the
+    /// tenant in its own paths; the API's extractor reads `P::SEGMENT`).
+    pub fn new(caller: Authenticated, slug: String) -> Self {
+        Self {
+            caller,
+            slug,
+            place: PhantomData,
+        }
+    }
+
     /// The tenant's slug, as the path gave it (equal to the stored slug once
     /// the unit of work has found the tenant).
     pub fn slug(&self) -> &str {
@@ -438,6 +462,14 @@ impl<P: Place> FromRequest for Public<P> {
 }
 
 impl<P: Place> Public<P> {
+    /// A public request about the tenant with this slug.
+    pub fn new(slug: String) -> Self {
+        Self {
+            slug,
+            place: PhantomData,
+        }
+    }
+
     /// One read unit of work (no row-level security widening: public rows
     /// only) about the tenant: `work` gets the connection and the tenant's
     /// row; no such tenant is a 404 before `work` runs.

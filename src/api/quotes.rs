@@ -17,8 +17,7 @@ use utoipa::ToSchema;
 use super::{caller::PublicMunicipality, extract::ApiJson};
 use crate::{
     app::AppState,
-    db,
-    domain::{DomainError, Money, Period, Quote, QuoteInput, quote},
+    domain::{DomainError, Money, Period, Quote, QuoteInput},
     error::{ApiError, FieldError},
     usecases,
 };
@@ -78,7 +77,7 @@ fn money(field: &str, raw: Option<&str>, errors: &mut Vec<FieldError>) -> Option
 
 impl QuoteRequest {
     /// Parse every field, reporting every bad one at once.
-    fn into_input(self) -> Result<QuoteInput, ApiError> {
+    pub fn into_input(self) -> Result<QuoteInput, ApiError> {
         let mut errors = Vec::new();
         let period = match Period::parse(&self.period) {
             Ok(p) => Some(p),
@@ -141,9 +140,7 @@ pub async fn create(
 ) -> Result<web::Json<QuoteResponse>, ApiError> {
     let input = request.into_input()?;
     at.read(&state, move |conn, muni| {
-        let history = db::policies::load_history(conn, muni.id)?;
-        let zone = usecases::membership::stints_of(conn, muni.id)?;
-        let quote = quote(&history, &input, &zone)?;
+        let quote = usecases::public_law::quote_for(conn, &muni, &input)?;
         Ok(web::Json(QuoteResponse {
             municipality: muni.slug,
             quote,

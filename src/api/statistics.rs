@@ -96,7 +96,8 @@ pub struct PublicStatistics {
 }
 
 impl PublicStatistics {
-    fn of(slug: String, s: Statistics) -> Self {
+    /// Shape the use case's table for people (the web portal shows the same).
+    pub fn of(slug: String, s: Statistics) -> Self {
         PublicStatistics {
             of: slug,
             year: s.year,

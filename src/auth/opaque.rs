@@ -40,16 +40,21 @@ pub fn try_new_secret() -> Result<(SecretString, String), RngError> {
     Ok((plaintext, digest))
 }
 
-/// The stored form of a secret: lowercase hex SHA-256 of its text.
-pub fn digest(plaintext: &str) -> String {
+/// Lowercase hex SHA-256 of any bytes (the content digest of a static file).
+pub fn digest_bytes(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let hash = Sha256::digest(plaintext.as_bytes());
+    let hash = Sha256::digest(bytes);
     let mut out = String::with_capacity(hash.len() * 2);
     for byte in hash.iter() {
         out.push(char::from(HEX[usize::from(byte >> 4)]));
         out.push(char::from(HEX[usize::from(byte & 0x0f)]));
     }
     out
+}
+
+/// The stored form of a secret: lowercase hex SHA-256 of its text.
+pub fn digest(plaintext: &str) -> String {
+    digest_bytes(plaintext.as_bytes())
 }
 
 /// Whether `plaintext` is the secret whose digest is `stored_digest`, compared in

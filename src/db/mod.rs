@@ -41,6 +41,7 @@ pub mod security;
 pub mod tenants;
 pub mod transfers;
 pub mod vehicle_fee;
+pub mod web_sessions;
 pub mod zones;
 
 use std::{path::PathBuf, time::Duration};

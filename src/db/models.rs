@@ -124,6 +124,18 @@ pub struct ZoneGrantRow {
     pub revoked_at: Option<NaiveDateTime>,
 }
 
+/// A web portal session (the digest of its cookie's secret only).
+#[derive(Debug, Clone, Queryable, Insertable)]
+#[diesel(table_name = super::schema::web_sessions)]
+pub struct WebSessionRow {
+    pub id: String,
+    pub user_id: String,
+    pub digest: String,
+    pub created_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub revoked_at: Option<NaiveDateTime>,
+}
+
 /// A stored refresh token (its digest only).
 #[derive(Debug, Clone, Queryable, Insertable)]
 #[diesel(table_name = super::schema::refresh_tokens)]

@@ -131,6 +131,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Web portal sessions, stored as digests of the cookie's secret.
+    web_sessions (id) {
+        id -> Text,
+        user_id -> Text,
+        digest -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     /// Refresh tokens, stored as digests, chained in families.
     refresh_tokens (id) {
         id -> Text,

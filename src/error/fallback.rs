@@ -133,7 +133,12 @@ pub fn catch_all<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerRe
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
-    if is_problem {
+    // The web portal's own error pages (crate::web::errors) are HTML, for people.
+    let is_page = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    if is_problem || is_page {
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();

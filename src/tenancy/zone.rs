@@ -118,6 +118,22 @@ impl Caller {
 }
 
 impl ZoneContext {
+    /// The roles the caller holds in this zone; refused (404) when none: the
+    /// web portal's zone pages enter through this.
+    pub fn require_presence(&self) -> Result<Vec<Role>, ApiError> {
+        let roles: Vec<Role> = self
+            .caller
+            .grants
+            .iter()
+            .filter(|g| g.tenant == Tenant::Zone(self.zone_id))
+            .map(|g| g.role)
+            .collect();
+        if roles.is_empty() {
+            return Err(ApiError::NotFound("zone"));
+        }
+        Ok(roles)
+    }
+
     /// Refuse unless the caller holds one of the action's roles here: 404
     /// without any relation to the zone, 403 with one.
     pub fn require(&self, action: ZoneAction) -> Result<(), ApiError> {

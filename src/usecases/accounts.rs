@@ -12,8 +12,8 @@
 //! Passwords ([`hash_new_password`], [`set_password`], [`change_password`]): a new
 //! password meets the same policy and is hashed the same way (Argon2id) as at
 //! creation; hashing happens before the unit of work (it is slow on purpose), and
-//! storing it revokes every refresh token of the user, so a changed password signs
-//! the user out everywhere (access tokens run out within their short lifetime).
+//! storing it revokes every refresh token and every web portal session of the user,
+//! so a changed password signs the user out everywhere (access tokens run out within their short lifetime).
 //!
 //! Sign-in ([`require_access`]): an account with no active role grant and no
 //! unexpired disclosure gets no tokens (its tokens would open nothing).
@@ -301,6 +301,8 @@ fn store_password(conn: &mut DbConn, user: &UserRow, new_hash: &str) -> Result<u
             "the password was changed meanwhile; try again".into(),
         ));
     }
+    // Web portal sessions end with the old password too (issue 11).
+    db::web_sessions::revoke_of_user(conn, &user.id, db::identity::now())?;
     Ok(db::identity::revoke_user_refresh_tokens(conn, &user.id)?)
 }
 

@@ -4,7 +4,7 @@
 //! caller's one unit of work (it takes the open connection, never opens its
 //! own), takes the tenant context and domain types already parsed, asks
 //! `domain` for every rule and `db` for every row, and returns domain or row
-//! values. The JSON API, the CLI, the demo (and later the web pages) all call
+//! values. The JSON API, the CLI, the demo (and the web pages, `crate::web`) all call
 //! these functions, so no rule is written twice. Nothing here knows HTTP.
 
 pub mod accounts;
@@ -19,6 +19,7 @@ pub mod membership;
 pub mod notices;
 pub mod payors;
 pub mod policies;
+pub mod public_law;
 pub mod remittances;
 pub mod reports;
 pub mod returns;

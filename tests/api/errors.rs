@@ -12,7 +12,11 @@ async fn unknown_route_is_a_404_problem() {
             .unwrap()
             .contains("/v1/nothing-here")
     );
-    assert_problem(app.get("/").await, 404, "route-not-found").await;
+    assert_problem(app.get("/v2").await, 404, "route-not-found").await;
+    // `/` is the web portal's entry now (issue 11): a visitor goes to the public pages.
+    let root = app.get("/").await;
+    assert_eq!(root.status(), 303);
+    assert_eq!(root.headers()["location"], "/app/public");
 }
 
 #[actix_web::test]

@@ -32,4 +32,5 @@ mod returns;
 mod rls;
 mod statistics;
 mod vehicle_fee;
+mod web;
 mod zones;

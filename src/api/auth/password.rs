@@ -6,8 +6,8 @@
 //! (so the endpoint cannot be used to guess passwords faster than sign-in; 429
 //! with `Retry-After` while locked). The new password meets the same policy and
 //! is hashed the same way (Argon2id) as at creation, and differs from the current
-//! one. On success (204) every refresh token of the user is revoked, so every
-//! session must sign in again; access tokens run out within their lifetime.
+//! one. On success (204) every refresh token and every web portal session of the
+//! user is revoked, so every session must sign in again; access tokens run out within their lifetime.
 //! Password hashing runs on a blocking thread, outside the unit of work, and the
 //! stored hash is replaced only if it is still the one verified
 //! (`usecases::accounts::change_password`). No password reaches a log line.
@@ -53,7 +53,7 @@ pub struct ChangePasswordRequest {
     security(("bearer" = [])),
     request_body = ChangePasswordRequest,
     responses(
-        (status = 204, description = "Password changed; every refresh token of the caller is revoked (sign in again everywhere)"),
+        (status = 204, description = "Password changed; every refresh token and web portal session of the caller is revoked (sign in again everywhere)"),
         (status = 403, description = "An API client has no password", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The password was changed concurrently; try again", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`current_password` is not correct, or `new_password` breaks the password policy or equals the current one", body = Problem, content_type = "application/problem+json"),

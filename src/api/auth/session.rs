@@ -21,7 +21,10 @@ use crate::{
     api::extract::ApiJson,
     app::AppState,
     auth::{TokenKind, opaque, verify_against_dummy, verify_password},
-    db::{self, DbConn, models::RefreshTokenRow},
+    db::{
+        self, DbConn,
+        models::{RefreshTokenRow, UserRow},
+    },
     error::{ApiError, Problem},
     usecases::accounts,
 };
@@ -90,7 +93,8 @@ fn token_response(
     })
 }
 
-pub(super) fn peer_ip(req: &HttpRequest) -> std::net::IpAddr {
+/// The client address the throttle counts: the TCP peer (`X-Forwarded-For` is not trusted).
+pub fn peer_ip(req: &HttpRequest) -> std::net::IpAddr {
     req.peer_addr()
         .map(|a| a.ip())
         .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))
@@ -119,8 +123,38 @@ pub async fn sign_in(
     state: web::Data<AppState>,
     ApiJson(body): ApiJson<SignInRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
-    let ip = peer_ip(&req);
-    let email = body.email.trim().to_lowercase();
+    let st = state.clone();
+    let tokens = authenticate_person(
+        &state,
+        peer_ip(&req),
+        &body.email,
+        body.password,
+        move |conn, user| {
+            let refresh_token = new_refresh_token(conn, &st, &user.id, &db::identity::new_id())?;
+            token_response(&st, &user.id, refresh_token)
+        },
+    )
+    .await?;
+    Ok(web::Json(tokens))
+}
+
+/// The one sign-in check of people, for the API's tokens and the web portal's
+/// sessions alike: the throttle (per account and address), the email, the
+/// password (the same Argon2 work for an unknown email), then whether the
+/// account holds any access; only then `then` runs, in the same unit of work,
+/// to hand out the credential. A wrong email or password is the same 401.
+pub async fn authenticate_person<T, F>(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    email: &str,
+    password: String,
+    then: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut DbConn, &UserRow) -> Result<T, ApiError> + Send + 'static,
+{
+    let email = email.trim().to_lowercase();
     // Admitted attempts count while in flight, so parallel guesses cannot outrun the limit.
     let _attempt = state
         .auth
@@ -129,27 +163,25 @@ pub async fn sign_in(
         .map_err(|r| ApiError::TooManyRequests {
             retry_after_secs: r.header_secs(),
         })?;
-    let st = state.clone();
     let email_for_db = email.clone();
     let outcome = state
         .db
         .run(move |conn| {
             let Some(user) = db::identity::user_by_email(conn, &email_for_db)? else {
-                verify_against_dummy(&body.password);
+                verify_against_dummy(&password);
                 return Ok(None);
             };
-            if !verify_password(&body.password, &user.password_hash) {
+            if !verify_password(&password, &user.password_hash) {
                 return Ok(None);
             }
             accounts::require_access(conn, &user.id)?;
-            let refresh_token = new_refresh_token(conn, &st, &user.id, &db::identity::new_id())?;
-            Ok(Some(token_response(&st, &user.id, refresh_token)?))
+            Ok(Some(then(conn, &user)?))
         })
         .await?;
     match outcome {
-        Some(tokens) => {
+        Some(value) => {
             state.auth.throttle.record_success(&email);
-            Ok(web::Json(tokens))
+            Ok(value)
         }
         None => {
             state
