@@ -542,7 +542,7 @@ fn bench_seed(settings: &Settings, scale: f64, ids: &std::path::Path) -> Result<
     let mut out = std::io::BufWriter::new(file);
     let started = std::time::Instant::now();
     let mut progress = |done: usize, total: usize| {
-        if done == total || done % 10 == 0 {
+        if done == total || done.is_multiple_of(10) {
             eprintln!(
                 "bench-seed: {done}/{total} batches ({:.0} s)",
                 started.elapsed().as_secs_f64()
