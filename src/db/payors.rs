@@ -192,6 +192,17 @@ pub fn establishments_of(
         .load(conn)
 }
 
+/// Every establishment of the tenant (for views over all its payors: one
+/// query instead of one per payor).
+pub fn establishments_of_all(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<EstablishmentRow>> {
+    tenant_establishments(municipality_id)
+        .order((establishments::payor_id.asc(), establishments::name.asc()))
+        .load(conn)
+}
+
 /// One establishment of the tenant.
 pub fn establishment(
     conn: &mut DbConn,

@@ -21,6 +21,18 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
         .optional()
 }
 
+/// Every payor's extensions for one period (for the municipality's view of it).
+pub fn of_period(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    period: &str,
+) -> QueryResult<Vec<ExtensionRow>> {
+    e::table
+        .filter(e::municipality_id.eq(municipality_id))
+        .filter(e::period.eq(period))
+        .load(conn)
+}
+
 /// Every extension of one payor (all periods), newest first.
 pub fn of_payor(
     conn: &mut DbConn,

@@ -56,6 +56,19 @@ pub fn of_payor_period(
         .optional()
 }
 
+/// Every payor's return for one period (for the municipality's view of it).
+pub fn of_period(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    period: &str,
+) -> QueryResult<Vec<ReturnRow>> {
+    tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::period.eq(period))
+        .order(tax_returns::payor_id.asc())
+        .load(conn)
+}
+
 /// Every return of one payor, oldest period text first.
 pub fn of_payor(
     conn: &mut DbConn,

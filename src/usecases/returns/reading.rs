@@ -2,6 +2,8 @@
 //! payor's obligations, and the municipality's view of a period (every
 //! payor, filed or not).
 
+use std::collections::HashMap;
+
 use chrono::NaiveDate;
 
 use super::{ReturnRecord, VersionRecord, log_read, reading_for};
@@ -104,36 +106,83 @@ pub fn versions(
 
 /// The payor's returns on file, as the obligations count them, and its
 /// granted extensions.
-fn on_file(
+fn on_file(conn: &mut DbConn, municipality_id: i64, payor_id: &str) -> Result<Filed, ApiError> {
+    let returns = db::returns::of_payor(conn, municipality_id, payor_id)?;
+    let extensions = db::returns::extensions::of_payor(conn, municipality_id, payor_id)?;
+    Ok(
+        filed_and_granted(conn, municipality_id, &returns, extensions)?
+            .remove(payor_id)
+            .unwrap_or_default(),
+    )
+}
+
+/// One payor's returns on file and granted extensions.
+#[derive(Debug, Default)]
+struct Filed {
+    returns: Vec<FiledReturn>,
+    extensions: Vec<GrantedFor>,
+}
+
+impl Filed {
+    fn on_file(&self) -> OnFile<'_> {
+        OnFile {
+            returns: &self.returns,
+            extensions: &self.extensions,
+        }
+    }
+}
+
+/// `returns` (each with the day its first version was filed) and the
+/// granted ones of `extensions`, by payor, as the obligations count them.
+fn filed_and_granted(
     conn: &mut DbConn,
     municipality_id: i64,
-    payor_id: &str,
-) -> Result<(Vec<FiledReturn>, Vec<GrantedFor>), ApiError> {
-    let returns = db::returns::of_payor(conn, municipality_id, payor_id)?;
+    returns: &[ReturnRow],
+    extensions: Vec<db::returns::rows::ExtensionRow>,
+) -> Result<HashMap<String, Filed>, ApiError> {
     let ids: Vec<String> = returns.iter().map(|r| r.id.clone()).collect();
     let versions = db::returns::versions_of_many(conn, municipality_id, &ids)?;
-    let filed = returns
-        .iter()
-        .filter_map(|r| {
-            let first = versions.iter().find(|v| v.return_id == r.id)?;
-            Some(FiledReturn {
+    let mut first_filed: HashMap<&str, NaiveDate> = HashMap::new();
+    for v in &versions {
+        first_filed
+            .entry(v.return_id.as_str())
+            .and_modify(|d| *d = (*d).min(v.filed_on))
+            .or_insert(v.filed_on);
+    }
+    let mut by_payor: HashMap<String, Filed> = HashMap::new();
+    for r in returns {
+        let (Ok(period), Some(filed_on)) =
+            (Period::parse(&r.period), first_filed.get(r.id.as_str()))
+        else {
+            continue;
+        };
+        by_payor
+            .entry(r.payor_id.clone())
+            .or_default()
+            .returns
+            .push(FiledReturn {
                 return_id: r.id.clone(),
-                period: Period::parse(&r.period).ok()?,
-                filed_on: first.filed_on,
-            })
-        })
-        .collect();
-    let granted = db::returns::extensions::of_payor(conn, municipality_id, payor_id)?
-        .into_iter()
-        .filter(|e| e.status == "granted")
-        .filter_map(|e| {
-            Some(GrantedFor {
-                period: Period::parse(&e.period).ok()?,
-                extended_to: e.extended_to?,
-            })
-        })
-        .collect();
-    Ok((filed, granted))
+                period,
+                filed_on: *filed_on,
+            });
+    }
+    for e in extensions {
+        if e.status != "granted" {
+            continue;
+        }
+        let (Ok(period), Some(extended_to)) = (Period::parse(&e.period), e.extended_to) else {
+            continue;
+        };
+        by_payor
+            .entry(e.payor_id)
+            .or_default()
+            .extensions
+            .push(GrantedFor {
+                period,
+                extended_to,
+            });
+    }
+    Ok(by_payor)
 }
 
 /// Every return the payor owes with a due date in `range`, and its status.
@@ -159,28 +208,45 @@ fn obligations_of(
 ) -> Result<Vec<Obligation>, ApiError> {
     let payor =
         db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
+    let establishments = db::payors::establishments_of(conn, municipality_id, payor_id)?;
+    let history = db::policies::load_history(conn, municipality_id)?;
+    let filed = on_file(conn, municipality_id, payor_id)?;
+    obligations_from(
+        &history,
+        &payor,
+        &establishments,
+        filed.on_file(),
+        range,
+        today,
+    )
+}
+
+/// The obligations of `payor` from what was read of it (pure: no query).
+fn obligations_from(
+    history: &crate::domain::policy::PolicyHistory,
+    payor: &db::models::PayorRow,
+    establishments: &[db::models::EstablishmentRow],
+    on_file: OnFile<'_>,
+    range: DueRange,
+    today: NaiveDate,
+) -> Result<Vec<Obligation>, ApiError> {
     let election = Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
         .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
     // Registered from its first establishment's opening, or else the day it
     // was entered in the registry.
-    let opened_on = db::payors::establishments_of(conn, municipality_id, payor_id)?
+    let opened_on = establishments
         .iter()
         .filter_map(|e| e.opened_on)
         .min()
         .unwrap_or(payor.created_at.date());
-    let history = db::policies::load_history(conn, municipality_id)?;
-    let (filed, granted) = on_file(conn, municipality_id, payor_id)?;
     obligations(
-        &history,
+        history,
         &Registration {
             opened_on,
             closed_on: payor.closed_on,
             election,
         },
-        OnFile {
-            returns: &filed,
-            extensions: &granted,
-        },
+        on_file,
         range,
         today,
     )
@@ -256,14 +322,36 @@ pub fn for_period(
     let range = DueRange { from: due, to: due };
     let basis = ctx.role_basis();
     let actor = crate::usecases::payors::Actor::of(ctx)?;
+    // What every payor has on file for the period, read once for all of them
+    // (one query per kind, not per payor): only the period's own returns and
+    // extensions decide its obligation.
+    let key = period.to_string();
+    let mut establishments: HashMap<String, Vec<db::models::EstablishmentRow>> = HashMap::new();
+    for e in db::payors::establishments_of_all(conn, ctx.municipality_id)? {
+        establishments
+            .entry(e.payor_id.clone())
+            .or_default()
+            .push(e);
+    }
+    let returns = db::returns::of_period(conn, ctx.municipality_id, &key)?;
+    let extensions = db::returns::extensions::of_period(conn, ctx.municipality_id, &key)?;
+    let filed = filed_and_granted(conn, ctx.municipality_id, &returns, extensions)?;
+    let nothing = Filed::default();
     let mut entries = Vec::new();
     for payor in payors {
         if entries.len() >= limit {
             break;
         }
-        let found = obligations_of(conn, ctx.municipality_id, &payor.id, range, today)?
-            .into_iter()
-            .find(|o| o.period == period);
+        let found = obligations_from(
+            &history,
+            &payor,
+            establishments.get(&payor.id).map_or(&[][..], Vec::as_slice),
+            filed.get(&payor.id).unwrap_or(&nothing).on_file(),
+            range,
+            today,
+        )?
+        .into_iter()
+        .find(|o| o.period == period);
         let Some(obligation) = found else { continue };
         if status.is_some_and(|s| s != obligation.status) {
             continue;

@@ -196,6 +196,19 @@ async fn a_granted_extension_spares_the_fee_but_interest_runs_from_the_original_
     let o = q1_obligation(&app, &op).await;
     assert_eq!(o["status"], "extended", "{o}");
     assert_eq!(o["filing_due_date"], "2026-05-31");
+    // The clerk's view of the period (read for all payors at once) agrees.
+    let res = get(
+        &app,
+        &clerk,
+        "/v1/municipalities/montello/returns?period=2026-Q1&status=extended",
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let view: Value = res.json().await.unwrap();
+    let items = view["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{view}");
+    assert_eq!(items[0]["payor_id"], MOTEL, "{view}");
+    assert_eq!(items[0]["obligation"]["filing_due_date"], "2026-05-31");
 
     // Filed within the extension: no fee, but a month of interest.
     app.set_now("2026-05-20T15:00:00Z");
