@@ -116,10 +116,11 @@ def write_lua(path, addr, report, payors, run_id):
     return time.time()
 
 
-def run_wrk(args, addr, script, data, name):
+def run_wrk(args, addr, script, data, name, pace_ms=0, index_base=0):
     out = os.path.join(args.work, f"wrk-{name}.json")
     env = dict(os.environ, BENCH_DATA=data, BENCH_OUT=out, BENCH_THREADS=str(args.threads),
-               BENCH_LUA_DIR=os.path.join(HERE, "wrk"))
+               BENCH_LUA_DIR=os.path.join(HERE, "wrk"), BENCH_PACE_MS=str(pace_ms),
+               BENCH_INDEX_BASE=str(index_base))
     cmd = ["wrk", "-t", str(args.threads), "-c", str(args.clients), "-d", f"{args.duration}s",
            "--timeout", "10s", "-s", os.path.join(HERE, "wrk", script), f"http://{addr}"]
     res = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -205,18 +206,21 @@ def markdown(result):
              f"{result['seed']['size']['payors_per_municipality']} payors, "
              f"{result['seed']['returns']} returns, {result['seed']['payments']} payments, "
              f"{result['seed']['remittances']} remittances in {result['seed']['seconds']} s.", "",
-             "| scenario | requests/s | of /healthz | p50 ms | p90 ms | p99 ms | non-2xx | socket errors | RSS MiB after | peak RSS MiB |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| scenario | requests/s | of /healthz | p50 ms | p90 ms | p99 ms | at half peak: requests/s | p99 ms | non-2xx | socket errors | RSS MiB after | peak RSS MiB |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for s in result["scenarios"]:
         if "error" in s:
-            lines.append(f"| {s['name']} | {s['error']} | | | | | | | | |")
+            lines.append(f"| {s['name']} | {s['error']} | | | | | | | | | | |")
             continue
         e = s["errors"]
         sock = e["connect"] + e["read"] + e["write"] + e["timeout"]
+        h = s.get("half_peak") or {}
+        half = ("| " if not h else f"{h['error']} | " if "error" in h else
+                f"{h['rps']:.0f} | {ms(h['latency_us']['p99'])}")
         lines.append(
             f"| {s['name']} | {s['rps']:.0f} | {s['ratio_to_healthz'] * 100:.1f} % | "
             f"{ms(s['latency_us']['p50'])} | {ms(s['latency_us']['p90'])} | "
-            f"{ms(s['latency_us']['p99'])} | {e['status']} | {sock} | "
+            f"{ms(s['latency_us']['p99'])} | {half} | {e['status']} | {sock} | "
             f"{s['memory'].get('VmRSS', '?')} | {s['memory'].get('VmHWM', '?')} |")
     pg = result.get("pgbench")
     if pg:
@@ -241,6 +245,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated scenario names")
     ap.add_argument("--label", default="")
+    ap.add_argument("--no-half-peak", dest="half_peak", action="store_false",
+                    help="skip the second, paced pass of each scenario at half its peak rate")
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
     ap.add_argument("--sql-url", default="")
     ap.add_argument("--pg-app-url", default="")
@@ -284,9 +290,23 @@ def main():
             result["scenarios"].append(r)
             if "error" in r:
                 log(f"  {r['error']}")
-            else:
-                log(f"  {r['rps']:.0f}/s p50 {ms(r['latency_us']['p50'])} ms "
-                    f"p99 {ms(r['latency_us']['p99'])} ms non-2xx {r['errors']['status']}")
+                continue
+            log(f"  {r['rps']:.0f}/s p50 {ms(r['latency_us']['p50'])} ms "
+                f"p99 {ms(r['latency_us']['p99'])} ms non-2xx {r['errors']['status']}")
+            if args.half_peak and r["rps"] > 0:
+                # Half the peak: each of the clients paced to a request every
+                # 2 * clients / peak seconds, less the time a request takes.
+                pace = max(1, round(2000.0 * args.clients / r["rps"] - r["latency_us"]["p50"] / 1000.0))
+                settle(server.addr)
+                h = run_wrk(args, server.addr, script, data, f"{name}-half", pace_ms=pace,
+                            index_base=r.get("max_index", -1) + 1)
+                h["pace_ms"] = pace
+                r["half_peak"] = h
+                if "error" in h:
+                    log(f"  half peak: {h['error']}")
+                else:
+                    log(f"  half peak (pace {pace} ms): {h['rps']:.0f}/s "
+                        f"p99 {ms(h['latency_us']['p99'])} ms non-2xx {h['errors']['status']}")
         if args.backend == "postgres" and (not only or "filing" in only):
             log(f"pgbench: the SQL of a filing at {args.clients} clients")
             result["pgbench"] = run_pgbench(args)
@@ -329,6 +349,9 @@ def main():
             bad.append(f"{s['name']}: {e['status']} non-2xx answers")
         if e["connect"] + e["read"] + e["write"] + e["timeout"]:
             bad.append(f"{s['name']}: socket errors {e}")
+        h = s.get("half_peak")
+        if h and ("error" in h or h["errors"]["status"] or h["requests"] == 0):
+            bad.append(f"{s['name']} at half peak: {h.get('error') or h['errors']}")
     if pg and ("error" in pg or pg.get("failed")):
         bad.append(f"pgbench: {pg}")
     for b in bad:

@@ -7,6 +7,7 @@
 #
 #   bench/run.sh --backend sqlite|postgres --scale S [--binary PATH] [--duration SECS]
 #                [--clients N] [--threads T] [--only a,b] [--label L] [--results DIR] [--keep]
+#                [--no-half-peak]
 #
 #   --scale     1 = 50 municipalities x 2,000 payors x the 4 quarters of 2025 (a return
 #               and a payment each); fractions shrink the payors (0.02: 1 x 2,000),
@@ -17,13 +18,15 @@
 #               and pgbench clients (default 32); --threads: wrk threads (default 2)
 #   --only      only these scenarios (healthz always runs: every ratio is taken to it)
 #   --keep      keep the work folder (database, server logs, wrk output)
+#   --no-half-peak  skip the second pass of each scenario, paced to half the rate just
+#               measured (its p99 is the target "p99 under 20 ms at half the peak")
 # Settings: ROOMTAX_BENCH_PG_URL (superuser URL, default
 # postgres://postgres@127.0.0.1:5432/postgres). Installs Debian's wrk when absent.
 # Exit 0 when every scenario ran with no non-2xx answer and no socket error.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-backend="" scale="" binary="" duration=20 clients=32 threads=2 only="" label="" keep=""
+backend="" scale="" binary="" duration=20 clients=32 threads=2 only="" label="" keep="" half_peak=yes
 results=bench/results
 while (($#)); do
   case $1 in
@@ -37,7 +40,8 @@ while (($#)); do
     --label) label=$2; shift 2 ;;
     --results) results=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --no-half-peak) half_peak=no; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -71,6 +75,7 @@ args=(--bin "$binary" --work "$work" --backend "$backend" --scale "$scale" --dur
       --clients "$clients" --threads "$threads" --results "$results")
 [[ -n $only ]] && args+=(--only "$only")
 [[ -n $label ]] && args+=(--label "$label")
+[[ $half_peak == no ]] && args+=(--no-half-peak)
 if [[ $backend == sqlite ]]; then
   export DATABASE_URL="sqlite://$work/roomtax.db"
   unset ROOMTAX_MIGRATION_DATABASE_URL

@@ -32,10 +32,15 @@ function bench.muni()
   return data.munis[math.random(#data.munis)]
 end
 
--- The k-th request of this thread across all threads: unique in the run.
+-- The k-th request of this thread across all threads: unique in the run, and after
+-- every index an earlier pass of the same scenario used (BENCH_INDEX_BASE, from that
+-- pass's max_index), so the half-peak pass files and pays what was not yet filed or paid.
+local index_base = tonumber(os.getenv("BENCH_INDEX_BASE") or "") or 0
+last_index = -1
 function bench.next_index()
-  local i = bench.tid + bench.threads * bench.n
+  local i = index_base + bench.tid + bench.threads * bench.n
   bench.n = bench.n + 1
+  last_index = i
   return i
 end
 
@@ -56,14 +61,31 @@ function bench.post(path, token, body, key)
   return wrk.format("POST", path, headers, body)
 end
 
+-- The half-peak pass (bench.py sets BENCH_PACE_MS): each connection waits about
+-- that long between its requests (uniform jitter around it, so connections do not
+-- march in step), which holds the rate near half the peak just measured; its p99 is
+-- the latency a client sees when the service is not saturated.
+local pace = tonumber(os.getenv("BENCH_PACE_MS") or "")
+if pace and pace > 0 then
+  function delay()
+    return math.random(0, 2 * pace)
+  end
+end
+
 function done(summary, latency, requests)
   local e = summary.errors
+  local max_index = -1
+  for _, t in ipairs(threads) do
+    local li = t:get("last_index")
+    if li and li > max_index then max_index = li end
+  end
   local f = io.open(os.getenv("BENCH_OUT"), "w")
   f:write(string.format(
     '{"requests": %d, "duration_us": %d, "bytes": %d, ' ..
+    '"max_index": %d, ' ..
     '"errors": {"connect": %d, "read": %d, "write": %d, "status": %d, "timeout": %d}, ' ..
     '"latency_us": {"mean": %.1f, "p50": %d, "p90": %d, "p99": %d, "max": %d}}\n',
-    summary.requests, summary.duration, summary.bytes,
+    summary.requests, summary.duration, summary.bytes, max_index,
     e.connect, e.read, e.write, e.status, e.timeout,
     latency.mean, latency:percentile(50), latency:percentile(90),
     latency:percentile(99), latency.max))
