@@ -8,6 +8,7 @@
 //! local date from the application's clock. CSV fields that may hold text
 //! (names, addresses) are quoted.
 
+use crate::api::csv::field;
 use actix_web::{HttpRequest, HttpResponse, get, http::header, post, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -165,21 +166,6 @@ impl Delinquencies {
     }
 }
 
-/// A CSV field, quoted when it holds a comma, quote or line break; a
-/// leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet never
-/// reads a name as a formula.
-fn field(text: &str) -> String {
-    let text = match text.chars().next() {
-        Some('=' | '+' | '-' | '@') => format!("'{text}"),
-        _ => text.to_owned(),
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
 /// One row per payor and period past due.
 fn delinquencies_csv(d: &Delinquencies) -> String {
     let components = [
@@ -225,13 +211,6 @@ fn delinquencies_csv(d: &Delinquencies) -> String {
     out
 }
 
-fn wants(req: &HttpRequest, media: &str) -> bool {
-    req.headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains(media))
-}
-
 /// Payors with unpaid amounts past due as of a date, by age (1-30, 31-60, 61-90, over 90 days).
 ///
 /// Clerk-treasurer or staff; related roles get 403, anyone else 404. Each period's
@@ -267,10 +246,8 @@ pub async fn list(
             Ok(Delinquencies::of(as_of, &found))
         })
         .await?;
-    if wants(&req, "text/csv") {
-        return Ok(HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(delinquencies_csv(&body)));
+    if crate::api::csv::wanted(&req) {
+        return Ok(crate::api::csv::ok(delinquencies_csv(&body)));
     }
     Ok(HttpResponse::Ok().json(body))
 }
@@ -399,12 +376,10 @@ pub async fn special_assessments(
             },
         )
         .await?;
-    if wants(&req, "application/json") {
+    if crate::api::csv::accepts(&req, "application/json") {
         return Ok(HttpResponse::Ok().json(roll));
     }
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .body(roll_csv(&roll)))
+    Ok(crate::api::csv::ok(roll_csv(&roll)))
 }
 
 /// Issue a delinquency letter: a written notice of what the payor owes past due as of today.
@@ -534,17 +509,4 @@ pub async fn daily_posting(
         })
         .await?;
     Ok(web::Json(posting.into()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::field;
-
-    #[test]
-    fn csv_fields_are_quoted_and_never_formulas() {
-        assert_eq!(field("Lakeview Cabins LLC"), "Lakeview Cabins LLC");
-        assert_eq!(field("Smith, Jones & Co"), "\"Smith, Jones & Co\"");
-        assert_eq!(field("The \"Inn\""), "\"The \"\"Inn\"\"\"");
-        assert_eq!(field("=HYPERLINK(1)"), "'=HYPERLINK(1)");
-    }
 }

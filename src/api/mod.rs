@@ -11,6 +11,7 @@ pub mod auth;
 pub mod calendar;
 pub mod caller;
 pub mod clearance;
+pub mod csv;
 pub mod delinquencies;
 pub mod determinations;
 pub mod disclosures;

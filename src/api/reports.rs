@@ -10,7 +10,8 @@
 //! a formula); every value on the HTML page goes through [`html`] (escaped),
 //! and the page loads no external asset (its print stylesheet is inline).
 
-use actix_web::{HttpRequest, HttpResponse, get, http::header, web};
+use crate::api::csv::{field, opt};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -322,21 +323,6 @@ impl From<ReportBack> for ReportBackOut {
     }
 }
 
-/// A CSV field, quoted when it holds a comma, quote or line break; a leading
-/// `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet never reads it
-/// as a formula.
-fn field(text: &str) -> String {
-    let text = match text.chars().next() {
-        Some('=' | '+' | '-' | '@') => format!("'{text}"),
-        _ => text.to_owned(),
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
 /// Text escaped for HTML (element content and quoted attributes).
 fn html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -351,10 +337,6 @@ fn html(text: &str) -> String {
         }
     }
     out
-}
-
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
 const CSV_HEAD: &str = "section,key,date,payee,category,amount,count,detail\r\n";
@@ -629,13 +611,6 @@ fn report_back_html(r: &ReportBackOut) -> String {
     )
 }
 
-fn accepts(req: &HttpRequest, kind: &str) -> bool {
-    req.headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains(kind))
-}
-
 /// The commission's report back to one member municipality for a year.
 ///
 /// Only commission members, the tourism entity, the zone's API clients and the member's
@@ -685,11 +660,9 @@ pub async fn report_back(
         })
         .await?;
     let out = ReportBackOut::from(report);
-    Ok(if accepts(&req, "text/csv") {
-        HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(report_back_csv(&out))
-    } else if accepts(&req, "text/html") {
+    Ok(if crate::api::csv::wanted(&req) {
+        crate::api::csv::ok(report_back_csv(&out))
+    } else if crate::api::csv::accepts(&req, "text/html") {
         HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
             .body(report_back_html(&out))
@@ -916,10 +889,8 @@ pub async fn state_report(
         })
         .await?;
     let out = StateReportOut::from(report);
-    Ok(if accepts(&req, "text/csv") {
-        HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(state_csv(&out))
+    Ok(if crate::api::csv::wanted(&req) {
+        crate::api::csv::ok(state_csv(&out))
     } else {
         HttpResponse::Ok().json(out)
     })
@@ -935,11 +906,5 @@ mod tests {
             html("<script>\"a\" & 'b'</script>"),
             "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;"
         );
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_and_never_formulas() {
-        assert_eq!(field("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(field("a,b"), "\"a,b\"");
     }
 }

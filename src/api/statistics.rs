@@ -9,6 +9,7 @@
 //! CSV with `Accept: text/csv` (slugs and names quoted, never read as a
 //! formula). `Cache-Control: public, max-age=300`.
 
+use crate::api::csv::field;
 use actix_web::{HttpRequest, HttpResponse, get, http::header, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -141,20 +142,6 @@ impl PublicStatistics {
     }
 }
 
-/// A CSV field, quoted when needed; a leading `=`, `+`, `-` or `@` is
-/// prefixed with `'` so a spreadsheet never reads a name as a formula.
-fn field(text: &str) -> String {
-    let text = match text.chars().next() {
-        Some('=' | '+' | '-' | '@') => format!("'{text}"),
-        _ => text.to_owned(),
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
 /// One line per municipality and quarter, then the quarter totals and the
 /// grand total (`withheld` in place of a withheld amount).
 fn csv(s: &PublicStatistics) -> String {
@@ -191,15 +178,12 @@ fn csv(s: &PublicStatistics) -> String {
 }
 
 fn answer(req: &HttpRequest, body: PublicStatistics) -> HttpResponse {
-    let wants_csv = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"));
+    let wants_csv = crate::api::csv::wanted(req);
     let mut ok = HttpResponse::Ok();
     ok.insert_header((header::CACHE_CONTROL, "public, max-age=300"));
     if wants_csv {
-        ok.content_type("text/csv; charset=utf-8").body(csv(&body))
+        ok.content_type(crate::api::csv::CONTENT_TYPE)
+            .body(csv(&body))
     } else {
         ok.json(body)
     }

@@ -1,6 +1,6 @@
 //! `GET .../payors/{payor}/account?as_of=DATE`: the statement of account.
 
-use actix_web::{HttpRequest, HttpResponse, get, http::header, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use chrono::NaiveDate;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -66,15 +66,9 @@ pub async fn account(
         })
         .await?;
     let body = Account::from(&statement);
-    let wants_csv = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"));
+    let wants_csv = crate::api::csv::wanted(&req);
     if wants_csv {
-        return Ok(HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(account_csv(&body)));
+        return Ok(crate::api::csv::ok(account_csv(&body)));
     }
     Ok(HttpResponse::Ok().json(body))
 }

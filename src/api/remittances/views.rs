@@ -8,7 +8,8 @@
 //! same as JSON's; slugs and names go through [`field`] (quoted, never read
 //! as a formula).
 
-use actix_web::{HttpRequest, HttpResponse, get, http::header, web};
+use crate::api::csv::{field, opt};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -145,25 +146,6 @@ impl RemittanceYear {
     }
 }
 
-/// A CSV field, quoted when it holds a comma, quote or line break; a leading
-/// `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet never reads a
-/// name as a formula.
-fn field(text: &str) -> String {
-    let text = match text.chars().next() {
-        Some('=' | '+' | '-' | '@') => format!("'{text}"),
-        _ => text.to_owned(),
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
 /// One row per member and quarter.
 fn year_csv(y: &RemittanceYear) -> String {
     let mut out = String::from(
@@ -195,15 +177,9 @@ fn year_csv(y: &RemittanceYear) -> String {
 }
 
 fn answer(req: &HttpRequest, body: RemittanceYear) -> HttpResponse {
-    let csv = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"));
+    let csv = crate::api::csv::wanted(req);
     if csv {
-        HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(year_csv(&body))
+        crate::api::csv::ok(year_csv(&body))
     } else {
         HttpResponse::Ok().json(body)
     }

@@ -3,7 +3,8 @@
 //! payor's return for a period, filed or not: the clerk's non-filer view,
 //! paginated, CSV with `Accept: text/csv`).
 
-use actix_web::{HttpRequest, HttpResponse, get, http::header, web};
+use crate::api::csv::field;
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use chrono::NaiveDate;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -106,27 +107,12 @@ pub struct PeriodParams {
 
 const CSV_HEADER: &str = "payor_id,legal_name,period,due_date,filing_due_date,status,return_id,filed_on,tax,amount_due_on_filing,missing_attachments\r\n";
 
-/// One CSV field, quoted when it must be (RFC 4180), and never read by a
-/// spreadsheet as a formula (a leading `=`, `+`, `-`, `@` is prefixed with `'`).
-fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) && text.parse::<f64>().is_err() {
-        format!("'{text}")
-    } else {
-        text.to_owned()
-    };
-    if text.contains([',', '"', '\r', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
 fn csv_row(r: &PeriodReturn) -> String {
     let o = &r.obligation;
     let opt = |v: Option<String>| v.unwrap_or_default();
     [
-        csv_field(&r.payor_id),
-        csv_field(&r.legal_name),
+        field(&r.payor_id),
+        field(&r.legal_name),
         o.period.to_string(),
         o.due_date.to_string(),
         o.filing_due_date.to_string(),
@@ -135,7 +121,7 @@ fn csv_row(r: &PeriodReturn) -> String {
         opt(o.filed_on.map(|d| d.to_string())),
         opt(r.tax.map(|m| m.to_string())),
         opt(r.amount_due_on_filing.map(|m| m.to_string())),
-        csv_field(&r.missing_attachments.join(" ")),
+        field(&r.missing_attachments.join(" ")),
     ]
     .join(",")
         + "\r\n"
@@ -193,16 +179,12 @@ pub async fn for_period(
         .await?;
     let items: Vec<PeriodReturn> = entries.into_iter().map(Into::into).collect();
     let next_cursor = next_cursor(&items, limit, |r| KeyCursor::encode(&r.payor_id));
-    let wants_csv = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"));
+    let wants_csv = crate::api::csv::wanted(&req);
     if wants_csv {
         let mut body = String::from(CSV_HEADER);
         items.iter().for_each(|r| body.push_str(&csv_row(r)));
         let mut res = HttpResponse::Ok();
-        res.content_type("text/csv; charset=utf-8");
+        res.content_type(crate::api::csv::CONTENT_TYPE);
         if let Some(c) = next_cursor {
             res.insert_header(("Link", format!("<?{query}&cursor={c}>; rel=\"next\"")));
         }

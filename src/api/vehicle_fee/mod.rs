@@ -19,7 +19,7 @@ mod types;
 
 pub use types::*;
 
-use actix_web::{HttpRequest, HttpResponse, get, http::header, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -39,13 +39,6 @@ use crate::{
 
 fn may_record(ctx: &MunicipalityContext) -> Result<(), ApiError> {
     ctx.require(Action::RecordVehicleFees)
-}
-
-fn wants_csv(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"))
 }
 
 /// `/v1/municipalities/{slug}/vehicle-fee-remittances?period={period}`.
@@ -280,10 +273,8 @@ pub async fn list_remittances(
             })
         })
         .await?;
-    if wants_csv(&req) {
-        return Ok(HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(remittances_csv(&list)));
+    if crate::api::csv::wanted(&req) {
+        return Ok(crate::api::csv::ok(remittances_csv(&list)));
     }
     Ok(HttpResponse::Ok().json(list))
 }
@@ -450,10 +441,8 @@ pub async fn fund(
         })
         .await?;
     let body = VehicleFeeFund::from(&statement);
-    if wants_csv(&req) {
-        return Ok(HttpResponse::Ok()
-            .content_type("text/csv; charset=utf-8")
-            .body(fund_csv(&body)));
+    if crate::api::csv::wanted(&req) {
+        return Ok(crate::api::csv::ok(fund_csv(&body)));
     }
     Ok(HttpResponse::Ok().json(body))
 }

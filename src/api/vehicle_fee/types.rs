@@ -1,6 +1,7 @@
 //! Request and response bodies of the vehicle registration fee operations,
 //! and their CSV forms.
 
+use crate::api::csv::field;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -392,26 +393,10 @@ impl From<&FundStatement> for VehicleFeeFund {
     }
 }
 
-/// One CSV field, quoted when it must be (RFC 4180), and never read by a
-/// spreadsheet as a formula (a leading `=`, `+`, `-`, `@` that is not a
-/// number is prefixed with `'`).
-pub fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) && Money::parse(text).is_err() {
-        format!("'{text}")
-    } else {
-        text.to_owned()
-    };
-    if text.contains([',', '"', '\r', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
 fn row(fields: &[String]) -> String {
     let mut line = fields
         .iter()
-        .map(|f| csv_field(f))
+        .map(|f| field(f))
         .collect::<Vec<_>>()
         .join(",");
     line.push_str("\r\n");
@@ -518,20 +503,4 @@ pub fn fund_csv(f: &VehicleFeeFund) -> String {
     closing.push(f.closing_balance.to_string());
     out.push_str(&row(&closing));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::csv_field;
-
-    #[test]
-    fn csv_fields_are_quoted_and_never_formulas() {
-        assert_eq!(csv_field("-19.83"), "-19.83");
-        assert_eq!(csv_field("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(
-            csv_field("Smith, Jones \"Paving\""),
-            "\"Smith, Jones \"\"Paving\"\"\""
-        );
-        assert_eq!(csv_field("@x"), "'@x");
-    }
 }
