@@ -257,6 +257,7 @@ async fn dashboard_figures_equal_the_apis_for_the_same_quarter() {
         format!("{M}/payors"),
         payor_page(),
         format!("{}/statement", payor_page()),
+        format!("{}/notices", payor_page()),
         format!("{M}/returns?period=2025-Q4&status=missing"),
         format!("{M}/delinquencies"),
         format!("{M}/extensions"),
@@ -414,6 +415,8 @@ async fn an_operator_gets_403_and_a_stranger_404_on_every_clerk_page() {
         format!("{}/statement", payor_page()),
         format!("{}/statement.csv", payor_page()),
         format!("{}/payments/none", payor_page()),
+        format!("{}/notices", payor_page()),
+        format!("{}/notices/none/document", payor_page()),
         format!("{M}/returns?period=2025-Q4"),
         format!("{M}/delinquencies"),
         format!("{M}/special-assessments.csv"),
@@ -568,4 +571,37 @@ async fn the_statement_downloads_as_the_apis_csv_and_the_roll_as_csv() {
         roll.body
     );
     assert!(roll.body.contains(CAMPGROUND));
+}
+
+#[actix_web::test]
+async fn determinations_and_notices_with_the_notices_pdf_as_the_api_sends_it() {
+    let app = spawn_full_demo_app().await;
+    let token = app.token("clerk@montello.demo").await;
+    let mut b = Browser::new(&app);
+    b.sign_in("clerk@montello.demo").await;
+    let page = b.get(&format!("{}/notices", payor_page())).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("non filer estimate"), "{}", page.body);
+    let api = api_json(
+        &app,
+        &token,
+        &format!("/v1/municipalities/montello/payors/{CAMPGROUND}/notices"),
+    )
+    .await;
+    let notices = api["items"].as_array().unwrap();
+    assert!(!notices.is_empty(), "the demo campground has notices");
+    for n in notices {
+        let id = n["id"].as_str().unwrap();
+        let link = format!("{}/notices/{id}/document", payor_page());
+        assert!(page.body.contains(&link), "{link} on the page");
+        let pdf = b.get(&link).await;
+        assert_eq!(pdf.status, 200);
+        assert_eq!(pdf.headers[header::CONTENT_TYPE], "application/pdf");
+        let from_api = app.get_as(&token, n["document"].as_str().unwrap()).await;
+        assert_eq!(
+            pdf.headers[header::CONTENT_DISPOSITION],
+            from_api.headers()[header::CONTENT_DISPOSITION]
+        );
+        assert_eq!(pdf.body, from_api.text().await.unwrap());
+    }
 }

@@ -26,6 +26,7 @@ def run(browser):
             f"{CLERK}/payors",
             PAYOR,
             f"{PAYOR}/statement",
+            f"{PAYOR}/notices",
             f"{CLERK}/returns?period=2025-Q4",
             f"{CLERK}/returns?period=2025-Q4&status=missing",
             f"{CLERK}/delinquencies",
@@ -95,6 +96,10 @@ def pays_the_campground(browser):
         fail("the clerk's menu shows on the printed statement")
     shot(page, "clerk-statement-print")
     page.emulate_media(media="screen")
+    page.goto(f"{BASE}{PAYOR}/notices")
+    if not page.query_selector("#notices a[download]"):
+        fail("the campground's notices page offers no PDF")
+    shot(page, "clerk-notices")
     page.goto(f"{BASE}{CLERK}/delinquencies")
     shot(page, "clerk-delinquencies")
     page.goto(f"{BASE}{CLERK}/returns?period=2025-Q4&status=missing")

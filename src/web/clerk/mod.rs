@@ -1,6 +1,7 @@
 //! The clerk-treasurer's and staff's pages (issue 11 item 4), under
 //! `/app/m/{municipality}/clerk`: the dashboard of a quarter, the payor
 //! registry and a payor's page with its statement and the payment form,
+//! its determinations and notices (the notices' PDFs),
 //! the returns of a period with the missing ones, the delinquency list with
 //! the special-assessment roll, the extensions to decide, the remittances to
 //! the zone and the access log.
@@ -25,6 +26,7 @@ pub mod dashboard;
 pub mod delinquency;
 pub mod extensions;
 pub mod log;
+pub mod notices;
 pub mod payment;
 pub mod payors;
 pub mod remittances;
@@ -67,6 +69,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/m/{municipality}/clerk/payors/{payor}/statement.csv",
             web::get().to(statement::csv),
+        )
+        .route(
+            "/m/{municipality}/clerk/payors/{payor}/notices",
+            web::get().to(notices::page),
+        )
+        .route(
+            "/m/{municipality}/clerk/payors/{payor}/notices/{notice}/document",
+            web::get().to(notices::document),
         )
         .route(
             "/m/{municipality}/clerk/returns",

@@ -188,7 +188,8 @@ pub async fn show(
         h2 { "Account" }
         (balances(&statement))
         p { a href=(href(&slug, &format!("/payors/{payor_id}/statement"))) { "The full statement of account" }
-            " (payments, components, printable, CSV)" }
+            " (payments, components, printable, CSV)" " · "
+            a href=(href(&slug, &format!("/payors/{payor_id}/notices"))) { "Determinations and notices" } }
         h2 #record-payment { "Record a payment" }
         (payment::form(&visit, &slug, &payor_id, &payment::Entered::new(today), &[]))
     };
