@@ -286,7 +286,11 @@ pub struct SpecialAssessmentRoll {
     pub rows: Vec<SpecialAssessment>,
 }
 
-fn roll_of(as_of: NaiveDate, citation: &str, rows: Vec<AssessmentRow>) -> SpecialAssessmentRoll {
+pub(crate) fn roll_of(
+    as_of: NaiveDate,
+    citation: &str,
+    rows: Vec<AssessmentRow>,
+) -> SpecialAssessmentRoll {
     SpecialAssessmentRoll {
         as_of,
         citation: citation.to_owned(),
@@ -306,7 +310,7 @@ fn roll_of(as_of: NaiveDate, citation: &str, rows: Vec<AssessmentRow>) -> Specia
     }
 }
 
-fn roll_csv(roll: &SpecialAssessmentRoll) -> String {
+pub(crate) fn roll_csv(roll: &SpecialAssessmentRoll) -> String {
     let mut out = String::from(
         "payor_id,legal_name,mailing_address,establishment_addresses,period,due_date,unpaid_tax,interest_accrued\r\n",
     );

@@ -130,6 +130,19 @@ impl FromRequest for Idempotency {
     }
 }
 
+impl Idempotency {
+    /// The key a web form carries in a hidden field (the portal's pages post
+    /// forms, not headers) for a `POST` to `target`: the same mechanism as the
+    /// header, judged the same way after authorisation.
+    pub fn from_form(key: Option<&str>, target: &str) -> Self {
+        Idempotency {
+            key: key.map(|k| IdempotencyKey::parse(k).map_err(malformed)),
+            method: "POST".to_owned(),
+            target: target.to_owned(),
+        }
+    }
+}
+
 /// The fingerprinted bytes of a JSON body that parsed (`None` when it was refused:
 /// such a request is never claimed). Canonical: key order and spacing do not count.
 pub fn json_body<T: Serialize>(body: &Result<ApiJson<T>, ApiError>) -> Option<Vec<u8>> {

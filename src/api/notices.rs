@@ -126,7 +126,7 @@ pub fn summary_of(slug: &str, row: &NoticeRow) -> Result<NoticeSummary, ApiError
     })
 }
 
-fn pdf_response(row: &NoticeRow, doc: DocumentRow) -> HttpResponse {
+pub(crate) fn pdf_response(row: &NoticeRow, doc: DocumentRow) -> HttpResponse {
     let short: String = row.id.chars().take(8).collect();
     let filename = format!("notice-{}-{}-{short}.pdf", row.kind, row.issued_on);
     HttpResponse::Ok()

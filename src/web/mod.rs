@@ -32,6 +32,7 @@
 //!   to the public pages.
 
 pub mod assets;
+pub mod clerk;
 pub mod errors;
 pub mod layout;
 pub mod places;
@@ -94,6 +95,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("", web::get().to(places::list))
             .route("/m/{municipality}", web::get().to(places::municipality))
             .route("/z/{zone}", web::get().to(places::zone))
+            .configure(clerk::routes)
             .default_service(web::to(|| async { errors::not_found_page() })),
     );
 }

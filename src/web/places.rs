@@ -20,6 +20,7 @@ use super::{WebError, layout, render, see_other, session::Visit};
 use crate::{
     api::caller::{CallerUnit, InMunicipality, InZone, MunicipalUnit, ZoneUnit},
     app::AppState,
+    auth::Role,
     db,
     domain::obligations::{DueRange, Obligation},
     error::ApiError,
@@ -132,7 +133,8 @@ pub async fn municipality(
     visit: Visit,
     path: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let here = InMunicipality::new(caller_of(&visit)?, path.into_inner());
+    let slug = path.into_inner();
+    let here = InMunicipality::new(caller_of(&visit)?, slug.clone());
     let today = state.clock.today();
     let (name, roles, due) = here
         .write(
@@ -154,9 +156,16 @@ pub async fn municipality(
         )
         .await?;
     let role_names: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
+    let clerk = roles
+        .iter()
+        .any(|r| matches!(r, Role::ClerkTreasurer | Role::MunicipalStaff));
     let body = html! {
         h1 { (name) }
         p { "Your role here: " (role_names.join(", ").replace('_', " ")) "." }
+        @if clerk {
+            p.lead { a href=(format!("/app/m/{slug}/clerk")) { "The clerk-treasurer's dashboard" }
+                " (returns, payors, payments, statements, delinquencies)" }
+        }
         @for (payor, items) in &due {
             h2 { "What is due in " (today.year()) }
             table {
@@ -173,7 +182,7 @@ pub async fn municipality(
                 } }
             }
         }
-        @if due.is_empty() {
+        @if due.is_empty() && !clerk {
             p.note { "The pages for your work here are being built. Until then, the "
                 a href="/docs/" { "JSON API" } " does everything your role may do." }
         }

@@ -19,6 +19,7 @@ pub mod daily;
 pub mod delinquency;
 pub mod determinations;
 pub mod payments;
+pub mod receipt;
 pub mod refunds;
 pub mod security;
 pub mod statement;

@@ -1,0 +1,158 @@
+//! `GET /app/m/{municipality}/clerk/extensions` (the extensions asked, the
+//! open ones with a form to decide) and
+//! `POST .../clerk/extensions/{extension}` (grant or refuse).
+//!
+//! Contract: the list is `usecases::returns::extensions::of_municipality`
+//! (the API's `GET .../extensions`, `Action::ReviewReturns`, each shown
+//! logged), newest first, at most [`PAGE`]; deciding is
+//! `extensions::decide` (the API's `POST .../grant` and `.../refuse`,
+//! `Action::DecideExtensions`, first), after the CSRF check; success is a
+//! `303` back to the list, a refusal by the use case a 422 page naming the
+//! problem (the date past the policy's limit, a request already decided).
+
+use actix_web::{HttpResponse, http::StatusCode, web};
+use chrono::NaiveDate;
+use maud::html;
+
+use super::{enter, gate, href, nav};
+use crate::{
+    api::caller::MunicipalUnit,
+    app::AppState,
+    db::returns::extensions::ExtensionQuery,
+    error::{ApiError, FieldError},
+    tenancy::Action,
+    usecases::returns::extensions::{self as ext, Decide},
+    web::{FormData, WebError, layout, render, see_other, session::Visit},
+};
+
+/// Extensions listed.
+pub const PAGE: i64 = 200;
+
+/// `GET .../clerk/extensions`.
+pub async fn page(
+    state: web::Data<AppState>,
+    visit: Visit,
+    path: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let slug = path.into_inner();
+    let here = enter(&visit, slug.clone())?;
+    let (records, may_decide) = here
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            gate(&ctx)?;
+            let records = ext::of_municipality(
+                conn,
+                &ctx,
+                ExtensionQuery {
+                    limit: PAGE,
+                    ..ExtensionQuery::default()
+                },
+            )?;
+            Ok((records, ctx.require(Action::DecideExtensions).is_ok()))
+        })
+        .await?;
+    let body = html! {
+        (nav(&slug, "/extensions"))
+        h1 { "Extensions of the time to file" }
+        @if records.is_empty() {
+            p { "No extension has been asked." }
+        }
+        @for r in &records {
+            section.extension #(format!("extension-{}", r.row.id)) {
+                h2 { (r.period) ", payor " a href=(href(&slug, &format!("/payors/{}", r.row.payor_id))) { code { (r.row.payor_id) } } }
+                dl.record {
+                    dt { "Status" } dd { (r.row.status) }
+                    dt { "Reason given" } dd { (r.row.reason) }
+                    dt { "Due" } dd { (r.window.due.date) }
+                    @if let Some(limit) = r.window.limit { dt { "Latest date a grant may set" } dd { (limit) } }
+                    @if let Some(to) = r.row.extended_to { dt { "Extended to" } dd { (to) } }
+                    @if let Some(why) = &r.row.decision_reason { dt { "Decision's note" } dd { (why) } }
+                }
+                @if r.row.status == "requested" && may_decide {
+                    (decide_form(&visit, &slug, &r.row.id, r.window.limit))
+                }
+            }
+        }
+    };
+    Ok(render(
+        &visit,
+        StatusCode::OK,
+        layout::page(&visit, "Extensions", body),
+    ))
+}
+
+fn decide_form(visit: &Visit, slug: &str, id: &str, limit: Option<NaiveDate>) -> maud::Markup {
+    let date_id = format!("extended_to-{id}");
+    let reason_id = format!("reason-{id}");
+    html! {
+        form.stack.no-print method="post" action=(href(slug, &format!("/extensions/{id}"))) {
+            (layout::csrf_field(visit))
+            div.field {
+                label for=(date_id) { "Extend the filing due date to" }
+                input #(date_id) type="date" name="extended_to" value=(limit.map(|d| d.to_string()).unwrap_or_default());
+            }
+            div.field {
+                label for=(reason_id) { "Note (a refusal needs one)" }
+                input #(reason_id) type="text" name="reason";
+            }
+            div {
+                button type="submit" name="decision" value="grant" { "Grant" }
+                " "
+                button.secondary type="submit" name="decision" value="refuse" { "Refuse" }
+            }
+        }
+    }
+}
+
+/// `POST .../clerk/extensions/{extension}`.
+pub async fn decide(
+    state: web::Data<AppState>,
+    visit: Visit,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (slug, id) = path.into_inner();
+    let form = FormData::checked(&visit, &body)?;
+    let here = enter(&visit, slug.clone())?;
+    let now = state.clock.now();
+    let decision: Result<Decide, ApiError> = match form.get("decision") {
+        Some("grant") => form
+            .get("extended_to")
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+            .map(|extended_to| Decide::Grant {
+                extended_to,
+                note: form.get("reason").map(str::to_owned),
+            })
+            .ok_or_else(|| ApiError::invalid("extended_to", "date", "a date as YYYY-MM-DD")),
+        Some("refuse") => Ok(Decide::Refuse {
+            reason: form.shown("reason").to_owned(),
+        }),
+        _ => Err(ApiError::invalid("decision", "one_of", "grant or refuse")),
+    };
+    let decided = here
+        .write_for(
+            &state,
+            Action::DecideExtensions,
+            move |MunicipalUnit { conn, ctx, .. }| ext::decide(conn, &ctx, &id, decision?, now),
+        )
+        .await;
+    match decided {
+        Ok(_) => Ok(see_other(&href(&slug, "/extensions"))),
+        Err(ApiError::Validation(errors)) => Ok(refused(&visit, &slug, &errors)),
+        Err(ApiError::RuleConflict(error)) => Ok(refused(&visit, &slug, &[error])),
+        Err(other) => Err(other.into()),
+    }
+}
+
+fn refused(visit: &Visit, slug: &str, errors: &[FieldError]) -> HttpResponse {
+    let body = html! {
+        (nav(slug, "/extensions"))
+        h1 { "The decision was not recorded" }
+        (layout::alert("The decision was not recorded.", errors, &[]))
+        p { a href=(href(slug, "/extensions")) { "Back to the extensions" } }
+    };
+    render(
+        visit,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        layout::page(visit, "Extension not decided", body),
+    )
+}
