@@ -380,7 +380,11 @@ fn quarter_of(date: chrono::NaiveDate) -> (String, chrono::NaiveDate) {
 async fn from_the_day_after_left_on_quotes_send_nothing_to_the_commission() {
     let app = spawn_demo_app().await;
     let admin = app.token("admin@marquette-county.demo").await;
-    let (this_quarter, last_day) = quarter_of(chrono::Utc::now().date_naive());
+    let (this_quarter, last_day) = quarter_of(
+        chrono::Utc::now()
+            .with_timezone(&chrono_tz::America::Chicago)
+            .date_naive(),
+    );
     let (next_quarter, _) = quarter_of(last_day.succ_opt().unwrap());
     let res = app
         .client

@@ -14,7 +14,12 @@ const INVITATIONS: &str = "/v1/zones/marquette-county/invitations";
 const PASSWORD: &str = "Westfield clerk pass 2026";
 
 fn first_of_this_month() -> NaiveDate {
-    Utc::now().date_naive().with_day(1).unwrap()
+    // The zone and its members date by their own calendar (America/Chicago).
+    Utc::now()
+        .with_timezone(&chrono_tz::America::Chicago)
+        .date_naive()
+        .with_day(1)
+        .unwrap()
 }
 
 fn first_of_next_month() -> NaiveDate {

@@ -16,8 +16,14 @@ use crate::helpers::{
 
 const HAYWARD_PAYORS: &str = "/v1/municipalities/hayward/payors";
 
+/// The date `days` from today in Montello (the service dates a closing by the
+/// municipality's own calendar, America/Chicago: between midnight UTC and
+/// midnight there, UTC's date is already tomorrow).
 fn in_days(days: i64) -> String {
-    (Utc::now().date_naive() + Duration::days(days)).to_string()
+    let today = Utc::now()
+        .with_timezone(&chrono_tz::America::Chicago)
+        .date_naive();
+    (today + Duration::days(days)).to_string()
 }
 
 async fn add_establishment(app: &TestApp, token: &str, payor: &str) -> reqwest::Response {
