@@ -20,6 +20,7 @@ pub mod delinquency;
 pub mod determinations;
 pub mod payments;
 pub mod refunds;
+pub mod replay;
 pub mod security;
 pub mod statement;
 
