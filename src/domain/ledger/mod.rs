@@ -34,6 +34,8 @@
 //! - [`refunds`]: the journal a refund of credit posts ([`refund_journal`]:
 //!   Montello's refund interest and its exclusions, an expense of the
 //!   municipality).
+//! - [`replay`]: a stored payment journal computed again from the journals
+//!   written before it ([`replay_payment`]), for `roomtax check`;
 //! - [`security`]: a security deposit's state and the journals it posts
 //!   (received, applied to unpaid tax after notice, returned).
 
@@ -43,6 +45,7 @@ pub mod credit;
 pub mod journal;
 pub mod payments;
 pub mod refunds;
+pub mod replay;
 pub mod returns;
 pub mod reversal;
 pub mod security;
@@ -57,6 +60,7 @@ pub use payments::{
     payment_journal_after, reversal_journal,
 };
 pub use refunds::{RefundIn, RefundPosting, RefundTerms, refund_journal};
+pub use replay::{ReplayMismatch, ReplayState, replay_payment, state_before};
 pub use returns::{PostedVersion, VersionSource, return_version_journal};
 pub use reversal::{
     CreditUse, ReversalError, ReversalIn, ReversalPosting, reversal_posting, reversal_rest_is_sound,

@@ -25,6 +25,10 @@
 //!   (`domain::ledger::reversal_rest_is_sound`); no payment journal names a
 //!   payment that does not exist (the `payments` table's triggers and privileges are checked with
 //!   the ledger's);
+//! - every payment journal replays (`replay`): computed again from the
+//!   payor's journals stored before it, on the terms as they stood then,
+//!   with the payment's own domain code, it posts the same lines (a
+//!   mismatch names the payor, the journal and the line);
 //! - every payor's credit (`payor:<p>:credit`) is at least 0.00 as of every
 //!   date: a reversal takes a payment's credit back from what is held, the
 //!   charges it paid and the refunds it made (`domain::ledger::reversal`),
@@ -176,6 +180,12 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             totals.payments, totals.reversals
         ));
     }
+    if totals.replay_faults == 0 {
+        report.checked.push(format!(
+            "{} payment journal(s) replay exactly: each allocates its payment as the payment's rules do on the journals stored before it and the terms then",
+            totals.replayed
+        ));
+    }
     if totals.credit_faults == 0 {
         report.checked.push(format!(
             "{} payor credit account(s) are never negative, on any date",
@@ -247,6 +257,10 @@ struct Totals {
     documents: usize,
     /// Notice documents whose bytes do not match their digest.
     document_faults: usize,
+    /// Payment journals replayed (`replay`).
+    replayed: usize,
+    /// Payment journals whose replay differs.
+    replay_faults: usize,
     /// Payors' credit accounts checked.
     credit_accounts: usize,
     /// Credit accounts found negative on some date.
@@ -414,6 +428,16 @@ fn check_municipality(
         totals,
     )?;
     totals.payment_faults += report.broken.len() - before;
+    let before = report.broken.len();
+    totals.replayed += super::replay::check(
+        conn,
+        municipality_id,
+        slug,
+        &journals,
+        &lines,
+        &mut report.broken,
+    )?;
+    totals.replay_faults += report.broken.len() - before;
     let before = report.broken.len();
     totals.credit_accounts += check_credit(slug, &journals, &lines, &mut report.broken);
     totals.credit_faults += report.broken.len() - before;

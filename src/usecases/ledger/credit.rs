@@ -10,7 +10,8 @@
 //!   clerk refunds it (`refunds`);
 //! - runs in the version's unit of work, right after its journal: the payor's
 //!   row is locked first (`db::payments::lock_payor`, as payments and refunds
-//!   do), so a payment and an amendment at the same moment never lose an
+//!   do; a version takes it already before it is stored, `returns::filing`,
+//!   so its journals are stored in commit order), so a payment and an amendment at the same moment never lose an
 //!   update: on PostgreSQL whichever locks second reads the other's committed
 //!   journal (READ COMMITTED reads afresh after the wait), on SQLite write
 //!   units are serial anyway;

@@ -74,7 +74,7 @@ use crate::{
     tenancy::{Action, MunicipalityContext},
     usecases::{
         payors::Actor,
-        returns::{PayorTerms, VersionRecord, previous_year_tax},
+        returns::{PayorTerms, VersionRecord},
     },
 };
 
@@ -287,11 +287,14 @@ fn due_dates_without_return(
 /// The terms of a period charged without a return (an estimate): the policy,
 /// the due date its return had, the previous year's tax. `None` when the
 /// payor has no determination of the period (the caller skips it). The
-/// payment and statement use cases call this for periods without a return.
+/// payment and statement use cases call this for periods without a return;
+/// `stored_by`: the previous year's tax as the versions stored by then gave
+/// it (`None`: now).
 pub(crate) fn terms_without_return(
     conn: &mut DbConn,
     terms: &PayorTerms,
     period: &Period,
+    stored_by: Option<chrono::NaiveDateTime>,
 ) -> Result<Option<PeriodTerms>, ApiError> {
     let municipality_id = terms.payor.municipality_id;
     let payor_id = terms.payor.id.as_str();
@@ -317,7 +320,13 @@ pub(crate) fn terms_without_return(
     let (due_date, filing_due_date) =
         due_dates_without_return(conn, municipality_id, payor_id, &policy, period)?;
     Ok(Some(PeriodTerms {
-        previous_year_tax: previous_year_tax(conn, municipality_id, payor_id, period)?,
+        previous_year_tax: crate::usecases::returns::previous_year_tax_stored_by(
+            conn,
+            municipality_id,
+            payor_id,
+            period,
+            stored_by,
+        )?,
         policy,
         due_date,
         filing_due_date,

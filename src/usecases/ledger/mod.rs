@@ -21,6 +21,7 @@ pub mod determinations;
 pub mod payments;
 pub mod receipt;
 pub mod refunds;
+pub mod replay;
 pub mod security;
 pub mod statement;
 

@@ -53,7 +53,7 @@ use crate::{
     tenancy::{Action, MunicipalityContext},
     usecases::{
         payors::Actor,
-        returns::{PayorTerms, VersionRecord, previous_year_tax},
+        returns::{PayorTerms, VersionRecord},
     },
 };
 
@@ -200,22 +200,43 @@ pub(crate) fn terms_of(
     terms: &PayorTerms,
     book: &PayorBook,
 ) -> Result<BTreeMap<Period, PeriodTerms>, ApiError> {
+    terms_stored_by(conn, terms, book, None)
+}
+
+/// [`terms_of`] as they stood when the versions of returns stored by
+/// `stored_by` were all there were (`None`: now): the latest version then,
+/// the previous year's tax then. The policy governing an ended period never
+/// changes (`PolicyHistory::can_add`). `roomtax check` replays a payment's
+/// journal on the terms as of when it was written.
+pub(crate) fn terms_stored_by(
+    conn: &mut DbConn,
+    terms: &PayorTerms,
+    book: &PayorBook,
+    stored_by: Option<chrono::NaiveDateTime>,
+) -> Result<BTreeMap<Period, PeriodTerms>, ApiError> {
     let municipality_id = terms.payor.municipality_id;
     let payor_id = terms.payor.id.as_str();
     let mut out = BTreeMap::new();
     for period in book.periods.keys() {
-        let Some(header) =
-            db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?
-        else {
-            // Charges without a return: a non-filer estimate's period.
-            if let Some(t) = super::determinations::terms_without_return(conn, terms, period)? {
+        let header =
+            db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?;
+        let versions = match &header {
+            Some(h) => {
+                db::returns::versions_of_many(conn, municipality_id, std::slice::from_ref(&h.id))?
+            }
+            None => Vec::new(),
+        };
+        let latest = versions
+            .into_iter()
+            .rfind(|v| stored_by.is_none_or(|by| v.created_at <= by));
+        let Some(latest) = latest else {
+            // Charges without a return (on file then): a non-filer
+            // estimate's period.
+            if let Some(t) =
+                super::determinations::terms_without_return(conn, terms, period, stored_by)?
+            {
                 out.insert(*period, t);
             }
-            continue;
-        };
-        let versions =
-            db::returns::versions_of_many(conn, municipality_id, std::slice::from_ref(&header.id))?;
-        let Some(latest) = versions.into_iter().last() else {
             continue;
         };
         let assessment = VersionRecord::from_row(latest)?.assessed.assessment;
@@ -233,7 +254,13 @@ pub(crate) fn terms_of(
                 policy,
                 due_date: assessment.due_date,
                 filing_due_date: assessment.filing_due_date,
-                previous_year_tax: previous_year_tax(conn, municipality_id, payor_id, period)?,
+                previous_year_tax: crate::usecases::returns::previous_year_tax_stored_by(
+                    conn,
+                    municipality_id,
+                    payor_id,
+                    period,
+                    stored_by,
+                )?,
             },
         );
     }

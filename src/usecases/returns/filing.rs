@@ -15,7 +15,11 @@
 //!   is owed from the original due date, a decrease is a credit;
 //! - an annual return owes only the adjustments of its quarters (and its own
 //!   late fee): each quarter whose figures differ gets a version
-//!   `annual_adjustment` stating the annual return's receipts for it.
+//!   `annual_adjustment` stating the annual return's receipts for it;
+//! - each version is stored with the payor's row locked
+//!   (`db::payments::lock_payor`) before the version, its journal and the
+//!   credit it takes are written, so a payor's journals commit in the order
+//!   they are stored (`usecases::ledger::check` replays payments in it).
 
 use chrono::{NaiveDate, Utc};
 
@@ -182,6 +186,11 @@ struct NewVersion<'a> {
 }
 
 fn insert_version(conn: &mut DbConn, filer: &Filer, v: NewVersion<'_>) -> Result<(), ApiError> {
+    // The payor's lock before the version and its journals are written, as
+    // every writer to a payor's ledger takes it (payments, determinations,
+    // refunds): the journals of one payor are then stored in commit order,
+    // which `roomtax check` replays payments in.
+    db::payments::lock_payor(conn, filer.municipality_id, v.payor_id)?;
     let row = VersionRow {
         municipality_id: filer.municipality_id,
         return_id: v.return_id.to_owned(),

@@ -79,6 +79,19 @@ pub(crate) fn previous_year_tax(
     payor_id: &str,
     period: &Period,
 ) -> Result<Option<Money>, ApiError> {
+    previous_year_tax_stored_by(conn, municipality_id, payor_id, period, None)
+}
+
+/// [`previous_year_tax`] as it stood when the versions stored by
+/// `stored_by` were all there were (`None`: now); `roomtax check` replays a
+/// payment on it.
+pub(crate) fn previous_year_tax_stored_by(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    period: &Period,
+    stored_by: Option<chrono::NaiveDateTime>,
+) -> Result<Option<Money>, ApiError> {
     let previous = chrono::Datelike::year(&period.last_day()) - 1;
     let periods: Vec<String> = Period::quarters_of_year(previous)
         .iter()
@@ -92,7 +105,13 @@ pub(crate) fn previous_year_tax(
         return Ok(None);
     }
     let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
-    let versions = db::returns::versions_of_many(conn, municipality_id, &ids)?;
+    let versions: Vec<_> = db::returns::versions_of_many(conn, municipality_id, &ids)?
+        .into_iter()
+        .filter(|v| stored_by.is_none_or(|by| v.created_at <= by))
+        .collect();
+    if versions.is_empty() {
+        return Ok(None);
+    }
     let mut total = 0i64;
     for id in &ids {
         if let Some(latest) = versions.iter().rfind(|v| &v.return_id == id) {

@@ -18,6 +18,7 @@ mod payments;
 mod posting;
 mod races;
 mod refunds;
+mod replay;
 mod reversals;
 mod security;
 mod successor;

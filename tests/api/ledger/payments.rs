@@ -140,6 +140,10 @@ pub(super) fn check_passes(app: &TestApp) {
         stdout.contains("payment(s) each have one journal"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("payment journal(s) replay exactly"),
+        "{stdout}"
+    );
 }
 
 #[actix_web::test]

@@ -335,3 +335,155 @@ async fn a_refund_and_a_reversal_at_once_never_leave_credit_negative() {
     }
     check_passes(&app);
 }
+
+/// A filing, a payment and a determination on one payor at once, repeated;
+/// then `roomtax check`, which replays every payment on the journals stored
+/// before it, passes: every writer took the payor's lock before its first
+/// journal, so storage order is commit order (on PostgreSQL a filing that
+/// wrote its journal before waiting for the lock would be stored before a
+/// payment that committed first, and the payment's replay would count the
+/// filing's charges). On 2026-06-15 (new payor, 2026-Q1 tax 427.50 filed
+/// 2026-04-20): the 2025-Q3 return filed late (gross 4,000.00: tax 180.00
+/// and its fee), a payment of 2,000.00, and an office audit of 2026-Q1
+/// (12,000.00 less 500.00: 517.50, 90.00 more). Whatever the order, the
+/// payment and the credit it leaves pay everything: 2,000.00 less what was
+/// charged is held.
+#[actix_web::test]
+async fn a_filing_a_payment_and_a_determination_at_once_replay_in_the_check() {
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let staff = app.token(STAFF).await;
+    let mut payors = Vec::new();
+    for round in 0..ROUNDS {
+        let payor = new_payor(&app, &clerk, &format!("Three Way {round} LLC")).await;
+        paper_return(
+            &app,
+            &clerk,
+            &payor,
+            "2026-Q1",
+            "10000.00",
+            "500.00",
+            "2026-04-20",
+        )
+        .await;
+        payors.push(payor);
+    }
+    app.set_now("2026-06-15T15:00:00Z");
+    for (round, payor) in payors.iter().enumerate() {
+        let mut q3 = filing("2025-Q3", "4000.00", "0.00");
+        q3["received_on"] = json!("2026-06-15");
+        let file = app
+            .call(Method::POST, &returns_of(payor))
+            .bearer(&clerk)
+            .json(q3)
+            .send();
+        let audit = app
+            .call(
+                Method::POST,
+                &format!("/v1/municipalities/montello/payors/{payor}/determinations"),
+            )
+            .bearer(&clerk)
+            .json(json!({
+                "kind": "office_audit",
+                "period": "2026-Q1",
+                "basis": "Booking ledger shows 12,000.00 of room sales.",
+                "gross_receipts": "12000.00",
+                "exempt_receipts": "500.00"
+            }))
+            .send();
+        let paid = pay(
+            &app,
+            &staff,
+            payor,
+            json!({"received_on": "2026-06-15", "amount": "2000.00", "method": "check", "reference": "T"}),
+        );
+        let (filed, audited, paid) = tokio::join!(file, audit, paid);
+        assert_eq!(
+            (
+                filed.status().as_u16(),
+                audited.status().as_u16(),
+                paid.status().as_u16()
+            ),
+            (201, 201, 201),
+            "round {round}: {} {}",
+            filed.text().await.unwrap(),
+            audited.text().await.unwrap()
+        );
+        let account = statement(&app, &clerk, payor, "2026-06-15").await;
+        let q1 = period(&account, "2026-Q1");
+        assert_eq!(q1["balance"], "0.00", "round {round}: {account}");
+        let q3 = period(&account, "2025-Q3");
+        assert_eq!(q3["balance"], "0.00", "round {round}: {account}");
+        assert_eq!(
+            account["totals"]["balance"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .next(),
+            Some('-'),
+            "round {round}: credit held: {account}"
+        );
+    }
+    check_passes(&app);
+}
+
+/// What makes that race replay on PostgreSQL, shown deterministically: while
+/// another unit holds the payor's lock, a filing writes neither its version
+/// nor its journal; both are stored after the lock is released.
+#[actix_web::test]
+async fn on_postgresql_a_filing_waits_for_the_payors_lock_before_writing_its_journal() {
+    let app = spawn_demo_app_at("2026-04-25T15:00:00Z").await;
+    if crate::helpers::skip_unless_postgres(&app.db, "a_filing_waits_for_the_payors_lock") {
+        return;
+    }
+    use diesel::RunQueryDsl;
+    let clerk = app.token(CLERK).await;
+    let payor = new_payor(&app, &clerk, "Locked Filing LLC").await;
+    let mut owner = app.owner_conn();
+    let m = roomtax::db::municipalities::by_slug(&mut owner, "montello")
+        .unwrap()
+        .unwrap();
+    diesel::sql_query("BEGIN").execute(&mut owner).unwrap();
+    roomtax::db::payments::lock_payor(&mut owner, m.id, &payor).unwrap();
+    let mut body = filing("2026-Q1", "10000.00", "500.00");
+    body["received_on"] = json!("2026-04-20");
+    let pending = actix_web::rt::spawn(
+        app.client
+            .post(app.url(&returns_of(&payor)))
+            .bearer_auth(&clerk)
+            .json(&body)
+            .send(),
+    );
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(
+        !pending.is_finished(),
+        "the filing did not wait for the lock"
+    );
+    let released = chrono::Utc::now().naive_utc();
+    diesel::sql_query("COMMIT").execute(&mut owner).unwrap();
+    let res = pending.await.unwrap().unwrap();
+    assert_eq!(res.status().as_u16(), 201);
+    let id = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let journals = roomtax::db::ledger::of_cause(
+        &mut owner,
+        m.id,
+        "return_version",
+        &roomtax::domain::ledger::Cause::ReturnVersion {
+            return_id: id,
+            version: 1,
+        }
+        .cause_id(),
+    )
+    .unwrap();
+    assert!(!journals.is_empty());
+    for j in journals {
+        assert!(
+            j.created_at >= released,
+            "journal {} written while the lock was held",
+            j.id
+        );
+    }
+}
