@@ -221,6 +221,17 @@ impl Reply {
 }
 
 impl Idempotency {
+    /// The key a web form carries in a hidden field (`web::operator`), for a
+    /// form posted to `target`: a double submit of one rendered form does the
+    /// work once and gets the first answer again. `None`: as without a header.
+    pub fn from_form(key: Option<&str>, target: &str) -> Self {
+        Idempotency {
+            key: key.map(|k| IdempotencyKey::parse(k).map_err(malformed)),
+            method: "POST".to_owned(),
+            target: target.to_owned(),
+        }
+    }
+
     /// Run a creating operation in `here` (see the module doc): `authorise` is the
     /// operation's check, run first in every unit; `work` does the operation in the
     /// request's unit of work and returns its [`Reply`]; `body` is [`json_body`] or

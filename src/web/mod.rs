@@ -34,6 +34,7 @@
 pub mod assets;
 pub mod errors;
 pub mod layout;
+pub mod operator;
 pub mod places;
 pub mod public;
 pub mod session;
@@ -94,6 +95,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("", web::get().to(places::list))
             .route("/m/{municipality}", web::get().to(places::municipality))
             .route("/z/{zone}", web::get().to(places::zone))
+            .configure(operator::routes)
             .default_service(web::to(|| async { errors::not_found_page() })),
     );
 }
