@@ -2,6 +2,9 @@
 //! records each quarter's adjustment as a new version of that quarter.
 //!
 //! Contract:
+//! - `preview` assesses a new return exactly as `file` does (the same
+//!   judging and assessment, `assess_new`) and stores nothing: the
+//!   operator's form shows its figures as they type;
 //! - one return per payor and period: filing again is a 409 naming `period`
 //!   that points at the return's amendments;
 //! - the filing date is `today` (the municipality's local date), or for a
