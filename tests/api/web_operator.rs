@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use reqwest::{Response, StatusCode, header};
 use serde_json::json;
 
-use crate::helpers::{TestApp, spawn_demo_app, spawn_demo_app_at};
+use crate::helpers::{TestApp, spawn_demo_app, spawn_demo_app_at, spawn_full_demo_app};
 
 const LAKESIDE: &str = "5b0c8c1e-0000-4000-8000-000000000001";
 /// Ten days after Montello's 2026-Q1 return was due (late, no forfeiture yet).
@@ -521,4 +521,50 @@ async fn the_return_and_statement_pages_are_written_to_the_access_log() {
         log.contains("return_version") && log.contains("payor_account"),
         "{log}"
     );
+}
+
+#[actix_web::test]
+async fn the_notices_and_their_pdfs_for_the_own_payor_only() {
+    let app = spawn_full_demo_app().await;
+    let lodge = "5b0c8c1e-0000-4000-8000-000000000003";
+    let mut b = Browser::new(&app);
+    b.sign_in("operator@hayward.demo").await;
+    let page = b
+        .get(&format!("/app/m/hayward/payors/{lodge}/notices"))
+        .await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let re = regex::Regex::new(
+        r#"href="(/app/m/hayward/payors/[0-9a-f-]+/notices/[0-9a-f-]+/document)""#,
+    )
+    .unwrap();
+    let doc = re
+        .captures(&page.body)
+        .expect("the lodge's estimate notice")[1]
+        .to_owned();
+    let pdf = b.request(reqwest::Method::GET, &doc).send().await.unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()[header::CONTENT_TYPE], "application/pdf");
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
+    let clerk = app.token("clerk@hayward.demo").await;
+    let log = app
+        .get_as(&clerk, "/v1/municipalities/hayward/access-log")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        log.contains("payor_notices") && log.contains("\"notice\""),
+        "{log}"
+    );
+    // Montello's operator: neither the list nor the document.
+    let mut other = Browser::new(&app);
+    other.sign_in("operator@montello.demo").await;
+    assert_eq!(
+        other
+            .get(&format!("/app/m/hayward/payors/{lodge}/notices"))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(other.get(&doc).await.status, 404);
 }

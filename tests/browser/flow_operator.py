@@ -7,7 +7,7 @@
   - without JavaScript: the next unfiled quarter through the same form as a
     zero return (0.00, the "File the return" button, a plain post and 303);
   - a zero return in one click from the home page (the button), the
-    statement of account;
+    statement of account (and in print), the notices;
   - axe-core on each page added (form, filed return, statement).
 """
 
@@ -173,4 +173,11 @@ def one_click_zero(browser, visited_pages):
     shot(page, "operator-statement")
     page.emulate_media(media="print")
     shot(page, "operator-statement-print")
+    page.emulate_media(media="screen")
+    with page.expect_navigation():
+        page.locator("main a", has_text="Notices").first.click()
+    if "Notices" not in page.inner_text("main h1"):
+        fail(f"the notices page did not open: {page.url}")
+    visited_pages.append(page.url.replace(BASE, ""))
+    shot(page, "operator-notices")
     context.close()

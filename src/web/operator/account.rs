@@ -67,7 +67,7 @@ pub async fn page(
             (layout::Field { kind: "date", ..layout::Field::text("as_of", "As of", &a.as_of.to_string()) }.render(&[]))
             button type="submit" { "Show" }
         }
-        p.no-print { a href=(csv) download { "Download as CSV" } " · print this page for a paper copy." }
+        p.no-print { a href=(csv) download { "Download as CSV" } " · " a href=(format!("{}/notices", payor_path(&slug, &payor))) { "Notices" } " · print this page for a paper copy." }
         table #periods {
             caption { "By period" }
             thead { tr { th scope="col" { "Period" } th scope="col" { "Due" } th scope="col" { "Component" }

@@ -9,7 +9,8 @@
 //!   assesses through the same path without storing), amending
 //!   `filing::amend_return`, reading `reading::versions` (each version shown
 //!   is written to the access log), the statement
-//!   `usecases::ledger::statement::statement` (logged as `payor_account`);
+//!   `usecases::ledger::statement::statement` (logged as `payor_account`),
+//!   the notices `usecases::notices` (their PDFs as sent);
 //!   no rule is written here: the form is turned into the API's own
 //!   [`ReturnFiling`] body by the API's JSON parser, so a field is refused
 //!   exactly as `POST .../returns` refuses it, and its problem appears next
@@ -28,6 +29,7 @@ pub mod account;
 pub mod amend;
 pub mod file;
 pub mod filed;
+pub mod notices;
 pub mod zero;
 
 use actix_web::web;
@@ -69,7 +71,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         web::post().to(amend::submit),
     )
     .route(&format!("{base}/account"), web::get().to(account::page))
-    .route(&format!("{base}/account.csv"), web::get().to(account::csv));
+    .route(&format!("{base}/account.csv"), web::get().to(account::csv))
+    .route(&format!("{base}/notices"), web::get().to(notices::list))
+    .route(
+        &format!("{base}/notices/{{notice}}/document"),
+        web::get().to(notices::document),
+    );
 }
 
 /// What an operator can do from an obligation row of its home: see the
