@@ -133,7 +133,9 @@ impl FromRequest for Idempotency {
 impl Idempotency {
     /// The key a web form carries in a hidden field (the portal's pages post
     /// forms, not headers) for a `POST` to `target`: the same mechanism as the
-    /// header, judged the same way after authorisation.
+    /// header, judged the same way after authorisation: a double submit of one
+    /// rendered form does the work once and gets the first answer again.
+    /// `None`: as without a header.
     pub fn from_form(key: Option<&str>, target: &str) -> Self {
         Idempotency {
             key: key.map(|k| IdempotencyKey::parse(k).map_err(malformed)),

@@ -126,7 +126,8 @@ pub fn summary_of(slug: &str, row: &NoticeRow) -> Result<NoticeSummary, ApiError
     })
 }
 
-pub(crate) fn pdf_response(row: &NoticeRow, doc: DocumentRow) -> HttpResponse {
+/// The PDF answer of a notice's document (also the portal's download).
+pub fn pdf_response(row: &NoticeRow, doc: DocumentRow) -> HttpResponse {
     let short: String = row.id.chars().take(8).collect();
     let filename = format!("notice-{}-{}-{short}.pdf", row.kind, row.issued_on);
     HttpResponse::Ok()

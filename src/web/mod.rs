@@ -35,6 +35,7 @@ pub mod assets;
 pub mod clerk;
 pub mod errors;
 pub mod layout;
+pub mod operator;
 pub mod places;
 pub mod public;
 pub mod session;
@@ -96,6 +97,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/m/{municipality}", web::get().to(places::municipality))
             .route("/z/{zone}", web::get().to(places::zone))
             .configure(clerk::routes)
+            .configure(operator::routes)
             .default_service(web::to(|| async { errors::not_found_page() })),
     );
 }

@@ -16,7 +16,7 @@ use actix_web::{HttpResponse, http::StatusCode, web};
 use chrono::{Datelike, NaiveDate};
 use maud::html;
 
-use super::{WebError, layout, render, see_other, session::Visit};
+use super::{WebError, layout, operator, render, see_other, session::Visit};
 use crate::{
     api::caller::{CallerUnit, InMunicipality, InZone, MunicipalUnit, ZoneUnit},
     app::AppState,
@@ -168,9 +168,10 @@ pub async fn municipality(
         }
         @for (payor, items) in &due {
             h2 { "What is due in " (today.year()) }
+            p { a href=(format!("{}/account", operator::payor_path(&slug, payor))) { "Statement of account" } }
             table {
                 caption { "Returns of payor " code { (payor) } }
-                thead { tr { th scope="col" { "Return" } th scope="col" { "Due" } th scope="col" { "File by" } th scope="col" { "Status" } th scope="col" { "Filed" } } }
+                thead { tr { th scope="col" { "Return" } th scope="col" { "Due" } th scope="col" { "File by" } th scope="col" { "Status" } th scope="col" { "Filed" } th scope="col" { "Action" } } }
                 tbody { @for o in items {
                     tr {
                         th scope="row" { (o.period) }
@@ -178,6 +179,7 @@ pub async fn municipality(
                         td { (o.filing_due_date) }
                         td { (o.status.as_str().replace('_', " ")) }
                         td { @if let Some(d) = o.filed_on { (d) } @else { "—" } }
+                        td { (operator::row_actions(&visit, &slug, payor, o, today)) }
                     }
                 } }
             }

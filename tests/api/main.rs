@@ -34,4 +34,5 @@ mod statistics;
 mod vehicle_fee;
 mod web;
 mod web_clerk;
+mod web_operator;
 mod zones;

@@ -16,7 +16,7 @@ pub mod refunds;
 mod statement;
 mod types;
 
-pub use statement::account;
+pub use statement::{AccountParams, account};
 pub use types::*;
 
 use actix_web::{HttpResponse, post, web};

@@ -2,6 +2,9 @@
 //! records each quarter's adjustment as a new version of that quarter.
 //!
 //! Contract:
+//! - `preview` assesses a new return exactly as `file` does (the same
+//!   judging and assessment, `assess_new`) and stores nothing: the
+//!   operator's form shows its figures as they type;
 //! - one return per payor and period: filing again is a 409 naming `period`
 //!   that points at the return's amendments;
 //! - the filing date is `today` (the municipality's local date), or for a
@@ -249,29 +252,24 @@ fn receipts_of(filing: &Filing) -> Receipts {
     }
 }
 
-/// File a return (see the module doc).
-pub fn file(
-    conn: &mut DbConn,
-    ctx: &MunicipalityContext,
-    slug: &str,
-    payor_id: &str,
-    body: ReturnFiling,
-    today: NaiveDate,
-) -> Result<ReturnRecord, ApiError> {
-    let filer = Filer::authorised(ctx, slug, payor_id)?;
-    let record = record_filing(conn, &filer, payor_id, body, today)?;
-    Actor::of(ctx)?.log_write(conn, ctx, "return", &record.header.id, "create")?;
-    Ok(record)
+/// A new return judged and assessed, not stored.
+struct Assessed {
+    terms: PayorTerms,
+    filing: Filing,
+    assessment: Assessment,
+    filed_on: NaiveDate,
 }
 
-/// [`file`] once authorised, without the access log (the demo files this way).
-pub fn record_filing(
+/// Judge `body` as a new return of `payor_id` and assess it as filed on its
+/// filing date: what [`record_filing`] stores and [`preview`] shows (one
+/// path, so the preview is the filing's own figures).
+fn assess_new(
     conn: &mut DbConn,
     filer: &Filer,
     payor_id: &str,
     body: ReturnFiling,
     today: NaiveDate,
-) -> Result<ReturnRecord, ApiError> {
+) -> Result<Assessed, ApiError> {
     let entered_as = filer.entered_as;
     let municipality_id = filer.municipality_id;
     let slug = filer.slug.as_str();
@@ -300,6 +298,87 @@ pub fn record_filing(
     let previous = previous_year_tax(conn, municipality_id, payor_id, &period)?;
     let assessment =
         assess(&terms.history, &filing, &timing, previous, &terms.zone).map_err(domain)?;
+    Ok(Assessed {
+        terms,
+        filing,
+        assessment,
+        filed_on,
+    })
+}
+
+/// What filing `body` today would assess (tax, fee, interest, forfeiture,
+/// amount due), computed exactly as [`file`] computes it, storing nothing:
+/// the operator's form shows it as they type. Authorised as filing is (404
+/// for a payor the caller may not file for); it reads only the payor's
+/// terms and shows only figures derived from what the caller typed, so it
+/// is not written to the access log.
+pub fn preview(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    slug: &str,
+    payor_id: &str,
+    body: ReturnFiling,
+    today: NaiveDate,
+) -> Result<Assessment, ApiError> {
+    let filer = Filer::authorised(ctx, slug, payor_id)?;
+    Ok(assess_new(conn, &filer, payor_id, body, today)?.assessment)
+}
+
+/// The exemption codes (code, description) of the policy governing
+/// `period`, for the lines of a return's form; authorised as filing is.
+pub fn exemption_codes(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    period: &Period,
+) -> Result<Vec<(String, String)>, ApiError> {
+    ctx.return_filer(payor_id)?;
+    let terms = PayorTerms::load(conn, ctx.municipality_id, payor_id)?;
+    Ok(terms
+        .history
+        .for_period(period)
+        .map(|p| {
+            p.exemptions
+                .iter()
+                .map(|e| (e.code.clone(), e.description.clone()))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// File a return (see the module doc).
+pub fn file(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    slug: &str,
+    payor_id: &str,
+    body: ReturnFiling,
+    today: NaiveDate,
+) -> Result<ReturnRecord, ApiError> {
+    let filer = Filer::authorised(ctx, slug, payor_id)?;
+    let record = record_filing(conn, &filer, payor_id, body, today)?;
+    Actor::of(ctx)?.log_write(conn, ctx, "return", &record.header.id, "create")?;
+    Ok(record)
+}
+
+/// [`file`] once authorised, without the access log (the demo files this way).
+pub fn record_filing(
+    conn: &mut DbConn,
+    filer: &Filer,
+    payor_id: &str,
+    body: ReturnFiling,
+    today: NaiveDate,
+) -> Result<ReturnRecord, ApiError> {
+    let entered_as = filer.entered_as;
+    let municipality_id = filer.municipality_id;
+    let received_on = body.received_on;
+    let Assessed {
+        terms,
+        filing,
+        assessment,
+        filed_on,
+    } = assess_new(conn, filer, payor_id, body, today)?;
+    let period = filing.period();
     let header = ReturnRow {
         municipality_id,
         id: db::identity::new_id(),
