@@ -32,12 +32,14 @@
 //!   to the public pages.
 
 pub mod assets;
+pub mod charts;
 pub mod errors;
 pub mod layout;
 pub mod places;
 pub mod public;
 pub mod session;
 pub mod signin;
+pub mod zone;
 
 use std::collections::HashMap;
 
@@ -94,6 +96,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("", web::get().to(places::list))
             .route("/m/{municipality}", web::get().to(places::municipality))
             .route("/z/{zone}", web::get().to(places::zone))
+            .configure(zone::routes)
             .default_service(web::to(|| async { errors::not_found_page() })),
     );
 }

@@ -33,4 +33,5 @@ mod rls;
 mod statistics;
 mod vehicle_fee;
 mod web;
+mod web_zone;
 mod zones;
