@@ -38,6 +38,8 @@ pub struct Series {
 pub struct BarChart {
     /// The chart's title (also its accessible name).
     pub title: String,
+    /// What the groups are (the table's first column heading), e.g. "Quarter".
+    pub axis: String,
     /// The groups along the horizontal axis.
     pub groups: Vec<String>,
     /// The series drawn in each group.
@@ -158,6 +160,7 @@ mod tests {
     fn values_are_exact_text_and_no_style_attribute() {
         let chart = BarChart {
             title: "Tax <collected>".into(),
+            axis: "Quarter".into(),
             groups: vec!["2026-Q1".into(), "2026-Q2".into()],
             series: vec![Series {
                 name: "City & co".into(),

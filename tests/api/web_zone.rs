@@ -372,6 +372,21 @@ async fn commission_member_comments_and_accepts_and_csrf_is_refused() {
         "nothing recorded without the token"
     );
 
+    // A return needs its reason: the API's problem next to the text field.
+    let no_reason = b
+        .post(
+            &format!("{path}/review"),
+            &owned(&[
+                ("csrf_token", &csrf),
+                ("act", "return"),
+                ("item", ""),
+                ("text", ""),
+            ]),
+        )
+        .await;
+    assert_eq!(no_reason.status, 422, "{}", no_reason.body);
+    assert!(!no_reason.error_of("text").is_empty(), "{}", no_reason.body);
+
     let comment = b
         .post(
             &format!("{path}/review"),

@@ -57,6 +57,7 @@ fn collections(year: i32, quarters: &[QuarterView]) -> BarChart {
     }
     BarChart {
         title: format!("Room tax collected by quarter and member, {year}"),
+        axis: "Quarter".into(),
         groups: periods.iter().map(ToString::to_string).collect(),
         series,
     }
@@ -72,6 +73,7 @@ fn spending(year: i32, received: Money, s: &Spending) -> BarChart {
     }
     BarChart {
         title: format!("Commission receipts and spending by category, {year}"),
+        axis: "Received, or spent on".into(),
         groups,
         series: vec![Series {
             name: "dollars".into(),
@@ -85,7 +87,7 @@ fn table(chart: &BarChart) -> Markup {
     html! {
         table {
             caption { (chart.title) " (dollars)" }
-            thead { tr { th scope="col" { "" } @for s in &chart.series { th scope="col" class="num" { (s.name) } } } }
+            thead { tr { th scope="col" { (chart.axis) } @for s in &chart.series { th scope="col" class="num" { (s.name) } } } }
             tbody { @for (g, name) in chart.groups.iter().enumerate() {
                 tr { th scope="row" { (name) }
                     @for s in &chart.series { td.num { @if let Some(v) = s.values.get(g) { (v) } } } }

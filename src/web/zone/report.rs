@@ -7,6 +7,8 @@
 //! invoices (multipart, `.../attachments`).
 
 use actix_web::{HttpResponse, http::StatusCode, web};
+
+use crate::error::FieldError;
 use maud::{Markup, html};
 
 use super::{base, caller_of, words};
@@ -21,7 +23,7 @@ use crate::{
     usecases::expenditures::{self, ReportView},
     web::{
         WebError,
-        layout::{self, csrf_field},
+        layout::{self, csrf_field, error_of},
         render,
         session::Visit,
     },
@@ -52,15 +54,44 @@ pub async fn show(
             Ok((roles, view))
         })
         .await?;
-    let body = report_body(&visit, &slug, &view, &roles);
-    Ok(render(
+    Ok(page(
         &visit,
         StatusCode::OK,
-        layout::page(&visit, "Expenditure report", body),
+        &slug,
+        &view,
+        &roles,
+        None,
+        &[],
     ))
 }
 
-fn report_body(visit: &Visit, slug: &str, v: &ReportView, roles: &[Role]) -> Markup {
+/// The report's page with `status`; `problem` and `errors` of a refused act
+/// are shown above and next to the review form's fields.
+pub(crate) fn page(
+    visit: &Visit,
+    status: StatusCode,
+    slug: &str,
+    view: &ReportView,
+    roles: &[Role],
+    problem: Option<&str>,
+    errors: &[FieldError],
+) -> HttpResponse {
+    let body = report_body(visit, slug, view, roles, problem, errors);
+    render(
+        visit,
+        status,
+        layout::page(visit, "Expenditure report", body),
+    )
+}
+
+fn report_body(
+    visit: &Visit,
+    slug: &str,
+    v: &ReportView,
+    roles: &[Role],
+    problem: Option<&str>,
+    errors: &[FieldError],
+) -> Markup {
     let here = format!("{}/expenditures/{}", base(slug), v.report.id);
     let latest = v.latest();
     let r = &latest.row;
@@ -101,6 +132,7 @@ fn report_body(visit: &Visit, slug: &str, v: &ReportView, roles: &[Role]) -> Mar
             }
         }
         h2 { "Review" }
+        @if let Some(message) = problem { (layout::alert(message, errors, &["act", "item", "text"])) }
         @if v.reviews.is_empty() { p { "No comment or decision yet." } }
         @else {
             ol.trail { @for a in &v.reviews {
@@ -132,8 +164,9 @@ fn report_body(visit: &Visit, slug: &str, v: &ReportView, roles: &[Role]) -> Mar
                 div.field {
                     label for="text" { "Text" }
                     span.hint id="hint-text" { "Required for a comment, a question and a return (the reason)" }
-                    span.error id="error-text" {}
-                    textarea id="text" name="text" rows="3" aria-describedby="hint-text error-text" {}
+                    span.error id="error-text" { (error_of(errors, "text").unwrap_or_default()) }
+                    textarea id="text" name="text" rows="3" aria-describedby="hint-text error-text"
+                        aria-invalid=[error_of(errors, "text").map(|_| "true")] {}
                 }
                 button type="submit" { "Record" }
             }

@@ -2,18 +2,22 @@
 //! comments on, questions, accepts or returns the latest version, through
 //! `usecases::expenditures::review::act` (the API's `POST .../reviews`:
 //! `ReviewExpenditureReports`, each version decided once). Answers `303 See
-//! Other` to the report; a refusal is the API's problem shown as a page.
+//! Other` to the report; a refused act (422, 409) shows the report again
+//! with the API's problem next to the review form's field.
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpResponse, ResponseError as _, web};
 use chrono::SubsecRound;
 
-use super::{base, caller_of};
+use super::{base, caller_of, report::page};
 use crate::{
     api::caller::{InZone, ZoneUnit},
     app::AppState,
     domain::expenditure::review::Act,
     error::{ApiError, FieldError},
-    usecases::expenditures::review::{self, NewAct},
+    usecases::expenditures::{
+        self,
+        review::{self, NewAct},
+    },
     web::{FormData, WebError, see_other, session::Visit},
 };
 
@@ -47,10 +51,34 @@ pub async fn act(
     let now = state.clock.now().naive_utc().trunc_subsecs(6);
     let here = InZone::new(caller_of(&visit)?, slug.clone());
     let id = report.clone();
-    here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
-        ctx.require_presence()?;
-        review::act(conn, &ctx, &id, new, now)
-    })
-    .await?;
-    Ok(see_other(&format!("{}/expenditures/{report}", base(&slug))))
+    let done = here
+        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+            ctx.require_presence()?;
+            review::act(conn, &ctx, &id, new, now)
+        })
+        .await;
+    match done {
+        Ok(_) => Ok(see_other(&format!("{}/expenditures/{report}", base(&slug)))),
+        Err(err @ (ApiError::Validation(_) | ApiError::RuleConflict(_))) => {
+            // The report again, the API's problem next to the review form's fields.
+            let problem = err.to_problem();
+            let here = InZone::new(caller_of(&visit)?, slug.clone());
+            let (roles, view) = here
+                .read(&state, move |ZoneUnit { conn, ctx, .. }| {
+                    let roles = ctx.require_presence()?;
+                    Ok((roles, expenditures::show(conn, &ctx, &report, None)?))
+                })
+                .await?;
+            Ok(page(
+                &visit,
+                err.status_code(),
+                &slug,
+                &view,
+                &roles,
+                Some(&problem.detail),
+                &problem.errors,
+            ))
+        }
+        Err(other) => Err(other.into()),
+    }
 }
