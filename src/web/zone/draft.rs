@@ -320,6 +320,7 @@ pub async fn submit(
         }
         Err(err @ (ApiError::Validation(_) | ApiError::RuleConflict(_))) => {
             let problem = err.to_problem();
+            // The API's messages go next to their fields (or in the alert's list).
             let faults: Vec<FieldError> = problem
                 .errors
                 .iter()
@@ -333,7 +334,11 @@ pub async fn submit(
                 err.status_code(),
                 &slug,
                 &draft,
-                Some(&problem.detail),
+                Some(if err.status_code() == StatusCode::CONFLICT {
+                    "The commission cannot accept this as it stands."
+                } else {
+                    "Some fields need correcting."
+                }),
                 &faults,
             ))
         }
