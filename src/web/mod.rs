@@ -33,6 +33,7 @@
 
 pub mod assets;
 pub mod clerk;
+pub mod charts;
 pub mod errors;
 pub mod layout;
 pub mod operator;
@@ -40,6 +41,7 @@ pub mod places;
 pub mod public;
 pub mod session;
 pub mod signin;
+pub mod zone;
 
 use std::collections::HashMap;
 
@@ -98,6 +100,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/z/{zone}", web::get().to(places::zone))
             .configure(clerk::routes)
             .configure(operator::routes)
+            .configure(zone::routes)
             .default_service(web::to(|| async { errors::not_found_page() })),
     );
 }

@@ -213,9 +213,8 @@ pub async fn zone(
     let body = html! {
         h1 { (name) }
         p { "Your role here: " (role_names.join(", ").replace('_', " ")) "." }
-        p { a href=(format!("/app/public/zones/{slug}/statistics")) { "Room tax collected by member and quarter" } }
-        p.note { "The pages for your work here are being built. Until then, the "
-            a href="/docs/" { "JSON API" } " does everything your role may do." }
+        (super::zone::home::links(&slug, &roles))
+        p { a href=(format!("/app/public/zones/{slug}/statistics")) { "Room tax collected by member and quarter (public)" } }
     };
     Ok(render(
         &visit,

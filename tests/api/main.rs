@@ -35,4 +35,5 @@ mod vehicle_fee;
 mod web;
 mod web_clerk;
 mod web_operator;
+mod web_zone;
 mod zones;

@@ -58,7 +58,7 @@ struct AttachmentPath {
 }
 
 /// The refusal the API answers for an upload the attachment rules refused.
-fn refusal(err: AttachmentError) -> ApiError {
+pub(crate) fn refusal(err: AttachmentError) -> ApiError {
     match err {
         AttachmentError::TooLarge { limit, .. } => ApiError::PayloadTooLarge { limit },
         other => {

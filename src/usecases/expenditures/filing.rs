@@ -189,6 +189,14 @@ fn store(
     Ok(())
 }
 
+/// Judge a draft as [`file`] would, storing nothing: the web portal's
+/// report is written item by item, each item checked when added (the same
+/// authorisation and the same refusals as filing it).
+pub fn check(ctx: &ZoneContext, draft: ReportDraft) -> Result<(), ApiError> {
+    ctx.require(ZoneAction::FileExpenditureReports)?;
+    judge(draft).map(|_| ()).map_err(refused)
+}
+
 /// File a new report (version 1).
 pub fn file(
     conn: &mut DbConn,

@@ -238,6 +238,22 @@ pub fn report_back(
     })
 }
 
+/// What the commission received from all members in `year` and how the
+/// accepted reports spent it (for the portal's chart of receipts against
+/// spending): the figures of [`report_back`], for the zone as a whole;
+/// readers of expenditure reports only (`ReadExpenditureReports`).
+pub fn zone_spending(
+    conn: &mut DbConn,
+    ctx: &ZoneContext,
+    year: Result<i32, ApiError>,
+) -> Result<(Money, Spending), ApiError> {
+    ctx.require(ZoneAction::ReadExpenditureReports)?;
+    let year = check_year(year?)?;
+    let (first, last) = year_bounds(year)?;
+    let received = commission_received(conn, ctx.zone_id, first, last)?;
+    Ok((received, spending_of(conn, ctx.zone_id, year)?))
+}
+
 /// January 1 and December 31 of `year`.
 pub(crate) fn year_bounds(year: i32) -> Result<(NaiveDate, NaiveDate), ApiError> {
     match (

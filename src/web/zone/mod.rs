@@ -1,0 +1,102 @@
+//! The zone's pages (issue 11 items 5, 6 and 8): the tourism entity's
+//! expenditure reports, the commission's review, the members' remittances,
+//! seats, reports back and SL-304 figures, and the charts.
+//!
+//! Contract: every page enters the zone through `api::caller::InZone` with
+//! the person's web session (the same grants, tenancy gate and row-level
+//! security as the API) and calls the same use-case function as the API's
+//! endpoint for the same figures (`usecases::expenditures`,
+//! `usecases::remittances::view`, `usecases::reports`); the use case
+//! authorises, so a page shows exactly what the API lets the person see in
+//! the zone: a role without the action gets the 403 page, a person with no
+//! role in the zone the 404 page. No page here reads an operator's figure:
+//! the zone's use cases hold totals per municipality only. POST forms carry
+//! the CSRF token (checked first) and answer `303 See Other`.
+
+pub mod charts;
+pub mod draft;
+pub mod home;
+pub mod members;
+pub mod remittances;
+pub mod report;
+pub mod reports;
+pub mod review;
+pub mod upload;
+
+use actix_web::web;
+use chrono::{Datelike, NaiveDate};
+
+use super::{WebError, session::Visit};
+use crate::{api::caller::Authenticated, error::ApiError};
+
+/// Mount the zone's pages (inside the `/app` scope).
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/z/{zone}/expenditures", web::get().to(reports::list))
+        .route("/z/{zone}/expenditures/new", web::get().to(draft::form))
+        .route("/z/{zone}/expenditures/new", web::post().to(draft::submit))
+        .route(
+            "/z/{zone}/expenditures/{report}",
+            web::get().to(report::show),
+        )
+        .route(
+            "/z/{zone}/expenditures/{report}/review",
+            web::post().to(review::act),
+        )
+        .service(
+            web::resource("/z/{zone}/expenditures/{report}/attachments")
+                .app_data(web::PayloadConfig::new(upload::MAX_BODY))
+                .route(web::post().to(upload::attach)),
+        )
+        .route(
+            "/z/{zone}/expenditures/{report}/attachments/{attachment}",
+            web::get().to(upload::download),
+        )
+        .route("/z/{zone}/remittances", web::get().to(remittances::show))
+        .route(
+            "/z/{zone}/report-back/{municipality}",
+            web::get().to(members::report_back),
+        )
+        .route(
+            "/z/{zone}/sl-304/{municipality}",
+            web::get().to(members::state_report),
+        )
+        .route("/z/{zone}/charts", web::get().to(charts::page))
+        .route(
+            "/z/{zone}/charts/collections.svg",
+            web::get().to(charts::collections_svg),
+        )
+        .route(
+            "/z/{zone}/charts/spending.svg",
+            web::get().to(charts::spending_svg),
+        );
+}
+
+/// The signed-in person (a 401, hence the sign-in page, without a session).
+pub(crate) fn caller_of(visit: &Visit) -> Result<Authenticated, WebError> {
+    visit
+        .caller()
+        .ok_or_else(|| WebError::Api(ApiError::Unauthorized("sign in first".into())))
+}
+
+/// The path of the zone's pages.
+pub(crate) fn base(zone: &str) -> String {
+    format!("/app/z/{zone}")
+}
+
+/// `?year=` of a page (the current year when absent), parsed as the API parses it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct YearParams {
+    year: Option<i32>,
+}
+
+/// The year asked for in `query`, or `today`'s.
+pub(crate) fn year_of(query: &str, today: NaiveDate) -> Result<i32, WebError> {
+    let p: YearParams = crate::api::extract::parse_query(query)?;
+    Ok(p.year.unwrap_or(today.year()))
+}
+
+/// Words for a stored snake_case name (`marketing_projects` → `marketing projects`).
+pub(crate) fn words(raw: &str) -> String {
+    raw.replace('_', " ")
+}
