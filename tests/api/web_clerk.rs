@@ -789,3 +789,171 @@ async fn extensions_granted_and_refused_through_the_form_and_a_refused_decision_
         .await;
     assert_eq!(res.status, 403, "{}", res.body);
 }
+
+/// The municipality's grants through the API, as the clerk sees them.
+async fn api_grants(app: &TestApp, token: &str) -> Vec<Value> {
+    api_json(app, token, "/v1/municipalities/montello/grants?limit=200").await["items"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[actix_web::test]
+async fn users_and_grants_granted_and_revoked_through_the_form_with_the_last_clerk_rule_next_to_it()
+{
+    let app = spawn_demo_app().await;
+    let token = app.token("clerk@montello.demo").await;
+    let mut b = Browser::new(&app);
+    b.sign_in("clerk@montello.demo").await;
+    let page = b.get(&format!("{M}/users")).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let before = api_grants(&app, &token).await;
+    for g in &before {
+        assert!(
+            page.body
+                .contains(&format!(r#"id="grant-{}""#, g["id"].as_str().unwrap()))
+        );
+    }
+    let csrf = page.csrf();
+
+    // An operator without its payor: the use case's refusal next to the field.
+    let res = b
+        .post(
+            &format!("{M}/users"),
+            &[
+                ("csrf_token", &csrf),
+                ("email", "deputy@montello.example"),
+                ("display_name", "Deputy Clerk"),
+                ("role", "operator"),
+                ("payor_id", ""),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    let re =
+        regex::Regex::new(r#"<span class="error" id="error-payor_id">([^<]+)</span>"#).unwrap();
+    assert!(re.is_match(&res.body), "{}", res.body);
+    assert!(res.body.contains(r#"value="deputy@montello.example""#));
+    assert_eq!(api_grants(&app, &token).await.len(), before.len());
+
+    // Staff granted: 303, and the API lists it.
+    let res = b
+        .post(
+            &format!("{M}/users"),
+            &[
+                ("csrf_token", &csrf),
+                ("email", "deputy@montello.example"),
+                ("display_name", "Deputy Clerk"),
+                ("role", "municipal_staff"),
+                ("payor_id", ""),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.body);
+    assert_eq!(res.location(), format!("{M}/users"));
+    let after = api_grants(&app, &token).await;
+    let new = after
+        .iter()
+        .find(|g| g["user"]["email"] == "deputy@montello.example")
+        .unwrap_or_else(|| panic!("no new grant in {after:?}"));
+    assert_eq!(new["role"], "municipal_staff");
+    let new_id = new["id"].as_str().unwrap().to_owned();
+
+    // Revoked through its form.
+    let res = b
+        .post(
+            &format!("{M}/users/{new_id}/revoke"),
+            &[("csrf_token", &csrf)],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.body);
+    let revoked = api_grants(&app, &token).await;
+    let g = revoked.iter().find(|g| g["id"] == new_id.as_str()).unwrap();
+    assert_eq!(g["active"], false, "{g}");
+
+    // The clerk's own last clerk-treasurer grant: refused, shown on the page.
+    let clerk_me = api_json(&app, &token, "/v1/me").await;
+    let mine = revoked
+        .iter()
+        .find(|g| {
+            g["role"] == "clerk_treasurer"
+                && g["active"] == true
+                && g["user"]["id"] == clerk_me["id"]
+        })
+        .unwrap_or_else(|| panic!("no clerk grant of {clerk_me} in {revoked:?}"));
+    let mine_id = mine["id"].as_str().unwrap();
+    let res = b
+        .post(
+            &format!("{M}/users/{mine_id}/revoke"),
+            &[("csrf_token", &csrf)],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    assert!(res.body.contains("Nothing was changed."), "{}", res.body);
+    assert_eq!(
+        api_grants(&app, &token)
+            .await
+            .iter()
+            .find(|g| g["id"] == mine_id)
+            .unwrap()["active"],
+        true
+    );
+
+    // Without the CSRF token: 403, nothing granted.
+    let res = b
+        .post(
+            &format!("{M}/users"),
+            &[
+                ("email", "x@montello.example"),
+                ("role", "municipal_staff"),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 403);
+    let res = b.post(&format!("{M}/users/{new_id}/revoke"), &[]).await;
+    assert_eq!(res.status, 403);
+
+    // Staff and an operator: 403 (as the API), a stranger 404, on the page and the posts.
+    for (email, status) in [
+        ("staff@montello.demo", 403),
+        ("operator@montello.demo", 403),
+        ("clerk@hayward.demo", 404),
+    ] {
+        let mut o = Browser::new(&app);
+        o.sign_in(email).await;
+        let page = o.get(&format!("{M}/users")).await;
+        assert_eq!(page.status.as_u16(), status, "{email}: {}", page.body);
+        assert!(!page.body.contains("deputy@montello.example"));
+        // A valid CSRF token of their own, from their home page.
+        let home = o.get("/app/").await;
+        let page = if home.status == 303 {
+            o.get(home.location()).await
+        } else {
+            home
+        };
+        let res = o
+            .post(
+                &format!("{M}/users"),
+                &[
+                    ("csrf_token", &page.csrf()),
+                    ("email", "y@montello.example"),
+                    ("display_name", "Y"),
+                    ("role", "clerk_treasurer"),
+                    ("password", "a long enough password"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), status, "{email}");
+        let res = o
+            .post(
+                &format!("{M}/users/{mine_id}/revoke"),
+                &[("csrf_token", &page.csrf())],
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), status, "{email}");
+    }
+    assert_eq!(api_grants(&app, &token).await.len(), after.len());
+}

@@ -31,6 +31,7 @@ def run(browser):
             f"{CLERK}/returns?period=2025-Q4&status=missing",
             f"{CLERK}/delinquencies",
             f"{CLERK}/extensions",
+            f"{CLERK}/users",
             f"{CLERK}/remittances?year=2026",
             f"{CLERK}/access-log",
         ],
