@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use reqwest::{Response, StatusCode, header};
 use serde_json::Value;
 
-use crate::helpers::{TestApp, spawn_demo_app, spawn_full_demo_app};
+use crate::helpers::{TestApp, spawn_demo_app, spawn_demo_app_at, spawn_full_demo_app};
 
 const CAMPGROUND: &str = "5b0c8c1e-0000-4000-8000-000000000002";
 
@@ -604,4 +604,356 @@ async fn determinations_and_notices_with_the_notices_pdf_as_the_api_sends_it() {
         );
         assert_eq!(pdf.body, from_api.text().await.unwrap());
     }
+}
+
+const MOTEL: &str = roomtax::demo::MONTELLO_MOTEL_ID;
+
+/// The motel open since 2025 (so it owes 2026-Q1) and two extensions of
+/// 2026-Q1 asked through the API, by the motel's operator and by the clerk
+/// for the campground (whose establishment is opened likewise); their ids.
+async fn two_extensions_asked(app: &TestApp) -> Vec<String> {
+    let clerk = app.token("clerk@montello.demo").await;
+    let op = app.token("operator@montello.demo").await;
+    let mut ids = Vec::new();
+    for (payor, asker) in [(MOTEL, &op), (CAMPGROUND, &clerk)] {
+        let res = app
+            .call(
+                reqwest::Method::POST,
+                &format!("/v1/municipalities/montello/payors/{payor}/establishments"),
+            )
+            .bearer(&clerk)
+            .json(serde_json::json!({"name": "Pine Cabins", "address": "W123 County Road C", "kind": "cabin", "units": 8, "opened_on": "2025-01-01"}))
+            .send()
+            .await;
+        assert_eq!(res.status(), 201);
+        let res = app
+            .call(
+                reqwest::Method::POST,
+                &format!("/v1/municipalities/montello/payors/{payor}/extensions"),
+            )
+            .bearer(asker)
+            .json(
+                serde_json::json!({"period": "2026-Q1", "reason": "the bookkeeper is in hospital"}),
+            )
+            .send()
+            .await;
+        assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
+        let body: Value = res.json().await.unwrap();
+        ids.push(body["id"].as_str().unwrap().to_owned());
+    }
+    ids
+}
+
+async fn extension_status(app: &TestApp, token: &str, id: &str) -> Value {
+    let list = api_json(app, token, "/v1/municipalities/montello/extensions").await;
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no extension {id} in {list}"))
+}
+
+#[actix_web::test]
+async fn extensions_granted_and_refused_through_the_form_and_a_refused_decision_next_to_its_field()
+{
+    let app = spawn_demo_app_at("2026-04-20T15:00:00Z").await;
+    let ids = two_extensions_asked(&app).await;
+    let token = app.token("clerk@montello.demo").await;
+    let mut b = Browser::new(&app);
+    b.sign_in("clerk@montello.demo").await;
+    let page = b.get(&format!("{M}/extensions")).await;
+    assert_eq!(page.status, 200);
+    for id in &ids {
+        assert!(
+            page.body.contains(&format!(r#"id="extension-{id}""#)),
+            "{}",
+            page.body
+        );
+    }
+    let csrf = page.csrf();
+    let (first, second) = (&ids[0], &ids[1]);
+
+    // Beyond the one month the ordinance allows: the same page, 422, the
+    // problem next to the date field, what was entered kept, nothing decided.
+    let res = b
+        .post(
+            &format!("{M}/extensions/{first}"),
+            &[
+                ("csrf_token", &csrf),
+                ("decision", "grant"),
+                ("extended_to", "2026-07-15"),
+                ("reason", "kept note"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    assert!(res.body.contains("Extensions of the time to file"));
+    let re =
+        regex::Regex::new(r#"<span class="error" id="error-extended_to">([^<]+)</span>"#).unwrap();
+    assert!(re.is_match(&res.body), "{}", res.body);
+    assert!(
+        res.body
+            .contains(r#"id="extended_to" name="extended_to" type="date" value="2026-07-15""#),
+        "{}",
+        res.body
+    );
+    assert!(res.body.contains(r#"value="kept note""#));
+    assert!(res.body.contains(&format!(r#"id="extension-{second}""#)));
+    assert_eq!(
+        extension_status(&app, &token, first).await["status"],
+        "requested"
+    );
+
+    // A refusal without its reason: next to the note field.
+    let res = b
+        .post(
+            &format!("{M}/extensions/{second}"),
+            &[
+                ("csrf_token", &csrf),
+                ("decision", "refuse"),
+                ("reason", ""),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    let re = regex::Regex::new(r#"<span class="error" id="error-reason">([^<]+)</span>"#).unwrap();
+    assert!(re.is_match(&res.body), "{}", res.body);
+
+    // Granted within the limit, refused with a reason: 303 back, as the API shows.
+    let res = b
+        .post(
+            &format!("{M}/extensions/{first}"),
+            &[
+                ("csrf_token", &csrf),
+                ("decision", "grant"),
+                ("extended_to", "2026-05-31"),
+                ("reason", ""),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.body);
+    assert_eq!(res.location(), format!("{M}/extensions"));
+    let res = b
+        .post(
+            &format!("{M}/extensions/{second}"),
+            &[
+                ("csrf_token", &csrf),
+                ("decision", "refuse"),
+                ("reason", "no cause shown"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.body);
+    let granted = extension_status(&app, &token, first).await;
+    assert_eq!(granted["status"], "granted", "{granted}");
+    assert_eq!(granted["extended_to"], "2026-05-31");
+    let refused = extension_status(&app, &token, second).await;
+    assert_eq!(refused["status"], "refused", "{refused}");
+
+    // Decided: deciding again is refused on the page, next to nothing but the alert.
+    let res = b
+        .post(
+            &format!("{M}/extensions/{first}"),
+            &[
+                ("csrf_token", &csrf),
+                ("decision", "refuse"),
+                ("reason", "again"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 422);
+    assert!(res.body.contains("already been decided"), "{}", res.body);
+    let page = b.get(&format!("{M}/extensions")).await;
+    assert!(!page.body.contains(&format!("/extensions/{first}\"")));
+
+    // An operator may not decide (as the API): 403.
+    let mut op = Browser::new(&app);
+    op.sign_in("operator@montello.demo").await;
+    let home = op.get("/app/").await;
+    let home = if home.status == 303 {
+        op.get(home.location()).await
+    } else {
+        home
+    };
+    let res = op
+        .post(
+            &format!("{M}/extensions/{first}"),
+            &[
+                ("csrf_token", &home.csrf()),
+                ("decision", "refuse"),
+                ("reason", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 403, "{}", res.body);
+}
+
+/// The municipality's grants through the API, as the clerk sees them.
+async fn api_grants(app: &TestApp, token: &str) -> Vec<Value> {
+    api_json(app, token, "/v1/municipalities/montello/grants?limit=200").await["items"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[actix_web::test]
+async fn users_and_grants_granted_and_revoked_through_the_form_with_the_last_clerk_rule_next_to_it()
+{
+    let app = spawn_demo_app().await;
+    let token = app.token("clerk@montello.demo").await;
+    let mut b = Browser::new(&app);
+    b.sign_in("clerk@montello.demo").await;
+    let page = b.get(&format!("{M}/users")).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let before = api_grants(&app, &token).await;
+    for g in &before {
+        assert!(
+            page.body
+                .contains(&format!(r#"id="grant-{}""#, g["id"].as_str().unwrap()))
+        );
+    }
+    let csrf = page.csrf();
+
+    // An operator without its payor: the use case's refusal next to the field.
+    let res = b
+        .post(
+            &format!("{M}/users"),
+            &[
+                ("csrf_token", &csrf),
+                ("email", "deputy@montello.example"),
+                ("display_name", "Deputy Clerk"),
+                ("role", "operator"),
+                ("payor_id", ""),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    let re =
+        regex::Regex::new(r#"<span class="error" id="error-payor_id">([^<]+)</span>"#).unwrap();
+    assert!(re.is_match(&res.body), "{}", res.body);
+    assert!(res.body.contains(r#"value="deputy@montello.example""#));
+    assert_eq!(api_grants(&app, &token).await.len(), before.len());
+
+    // Staff granted: 303, and the API lists it.
+    let res = b
+        .post(
+            &format!("{M}/users"),
+            &[
+                ("csrf_token", &csrf),
+                ("email", "deputy@montello.example"),
+                ("display_name", "Deputy Clerk"),
+                ("role", "municipal_staff"),
+                ("payor_id", ""),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.body);
+    assert_eq!(res.location(), format!("{M}/users"));
+    let after = api_grants(&app, &token).await;
+    let new = after
+        .iter()
+        .find(|g| g["user"]["email"] == "deputy@montello.example")
+        .unwrap_or_else(|| panic!("no new grant in {after:?}"));
+    assert_eq!(new["role"], "municipal_staff");
+    let new_id = new["id"].as_str().unwrap().to_owned();
+
+    // Revoked through its form.
+    let res = b
+        .post(
+            &format!("{M}/users/{new_id}/revoke"),
+            &[("csrf_token", &csrf)],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.body);
+    let revoked = api_grants(&app, &token).await;
+    let g = revoked.iter().find(|g| g["id"] == new_id.as_str()).unwrap();
+    assert_eq!(g["active"], false, "{g}");
+
+    // The clerk's own last clerk-treasurer grant: refused, shown on the page.
+    let clerk_me = api_json(&app, &token, "/v1/me").await;
+    let mine = revoked
+        .iter()
+        .find(|g| {
+            g["role"] == "clerk_treasurer"
+                && g["active"] == true
+                && g["user"]["id"] == clerk_me["id"]
+        })
+        .unwrap_or_else(|| panic!("no clerk grant of {clerk_me} in {revoked:?}"));
+    let mine_id = mine["id"].as_str().unwrap();
+    let res = b
+        .post(
+            &format!("{M}/users/{mine_id}/revoke"),
+            &[("csrf_token", &csrf)],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.body);
+    assert!(res.body.contains("Nothing was changed."), "{}", res.body);
+    assert_eq!(
+        api_grants(&app, &token)
+            .await
+            .iter()
+            .find(|g| g["id"] == mine_id)
+            .unwrap()["active"],
+        true
+    );
+
+    // Without the CSRF token: 403, nothing granted.
+    let res = b
+        .post(
+            &format!("{M}/users"),
+            &[
+                ("email", "x@montello.example"),
+                ("role", "municipal_staff"),
+                ("password", "a long enough password"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 403);
+    let res = b.post(&format!("{M}/users/{new_id}/revoke"), &[]).await;
+    assert_eq!(res.status, 403);
+
+    // Staff and an operator: 403 (as the API), a stranger 404, on the page and the posts.
+    for (email, status) in [
+        ("staff@montello.demo", 403),
+        ("operator@montello.demo", 403),
+        ("clerk@hayward.demo", 404),
+    ] {
+        let mut o = Browser::new(&app);
+        o.sign_in(email).await;
+        let page = o.get(&format!("{M}/users")).await;
+        assert_eq!(page.status.as_u16(), status, "{email}: {}", page.body);
+        assert!(!page.body.contains("deputy@montello.example"));
+        // A valid CSRF token of their own, from their home page.
+        let home = o.get("/app/").await;
+        let page = if home.status == 303 {
+            o.get(home.location()).await
+        } else {
+            home
+        };
+        let res = o
+            .post(
+                &format!("{M}/users"),
+                &[
+                    ("csrf_token", &page.csrf()),
+                    ("email", "y@montello.example"),
+                    ("display_name", "Y"),
+                    ("role", "clerk_treasurer"),
+                    ("password", "a long enough password"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), status, "{email}");
+        let res = o
+            .post(
+                &format!("{M}/users/{mine_id}/revoke"),
+                &[("csrf_token", &page.csrf())],
+            )
+            .await;
+        assert_eq!(res.status.as_u16(), status, "{email}");
+    }
+    assert_eq!(api_grants(&app, &token).await.len(), after.len());
 }

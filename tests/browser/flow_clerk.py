@@ -31,6 +31,7 @@ def run(browser):
             f"{CLERK}/returns?period=2025-Q4&status=missing",
             f"{CLERK}/delinquencies",
             f"{CLERK}/extensions",
+            f"{CLERK}/users",
             f"{CLERK}/remittances?year=2026",
             f"{CLERK}/access-log",
         ],
@@ -104,4 +105,10 @@ def pays_the_campground(browser):
     shot(page, "clerk-delinquencies")
     page.goto(f"{BASE}{CLERK}/returns?period=2025-Q4&status=missing")
     shot(page, "clerk-returns-missing")
+    # The users and grants page (clerk-treasurer only), reached from the clerk's menu.
+    with page.expect_navigation():
+        page.click("nav.clerk >> text=Users and grants")
+    if not page.query_selector("form[action$='/clerk/users'] #email"):
+        fail(f"no grant form on {page.url}")
+    shot(page, "clerk-users")
     context.close()

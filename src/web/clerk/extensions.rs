@@ -7,8 +7,10 @@
 //! logged), newest first, at most [`PAGE`]; deciding is
 //! `extensions::decide` (the API's `POST .../grant` and `.../refuse`,
 //! `Action::DecideExtensions`, first), after the CSRF check; success is a
-//! `303` back to the list, a refusal by the use case a 422 page naming the
-//! problem (the date past the policy's limit, a request already decided).
+//! `303` back to the list; a refusal by the use case (the date past the
+//! policy's limit, a request already decided) is the same list again (422)
+//! with that extension's form holding what was entered and each problem next
+//! to its field (`layout::Field`), the others in the alert above the form.
 
 use actix_web::{HttpResponse, http::StatusCode, web};
 use chrono::NaiveDate;
@@ -22,11 +24,24 @@ use crate::{
     error::{ApiError, FieldError},
     tenancy::Action,
     usecases::returns::extensions::{self as ext, Decide},
-    web::{FormData, WebError, layout, render, see_other, session::Visit},
+    web::{
+        FormData, WebError,
+        layout::{self, Field},
+        render, see_other,
+        session::Visit,
+    },
 };
 
 /// Extensions listed.
 pub const PAGE: i64 = 200;
+
+/// A decision refused by the use case: which extension, what was entered, why.
+struct Refused {
+    id: String,
+    extended_to: String,
+    reason: String,
+    errors: Vec<FieldError>,
+}
 
 /// `GET .../clerk/extensions`.
 pub async fn page(
@@ -34,10 +49,18 @@ pub async fn page(
     visit: Visit,
     path: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let slug = path.into_inner();
-    let here = enter(&visit, slug.clone())?;
+    list(&state, &visit, path.into_inner(), None).await
+}
+
+async fn list(
+    state: &AppState,
+    visit: &Visit,
+    slug: String,
+    refused: Option<Refused>,
+) -> Result<HttpResponse, WebError> {
+    let here = enter(visit, slug.clone())?;
     let (records, may_decide) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let records = ext::of_municipality(
                 conn,
@@ -50,6 +73,11 @@ pub async fn page(
             Ok((records, ctx.require(Action::DecideExtensions).is_ok()))
         })
         .await?;
+    let status = if refused.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
     let body = html! {
         (nav(&slug, "/extensions"))
         h1 { "Extensions of the time to file" }
@@ -67,17 +95,44 @@ pub async fn page(
                     @if let Some(to) = r.row.extended_to { dt { "Extended to" } dd { (to) } }
                     @if let Some(why) = &r.row.decision_reason { dt { "Decision's note" } dd { (why) } }
                 }
-                @if r.row.status == "requested" && may_decide {
-                    (decide_form(&visit, &slug, &r.row.id, r.window.limit))
+                @match refused.as_ref().filter(|f| f.id == r.row.id) {
+                    Some(f) => {
+                        (layout::alert("The decision was not recorded.", &f.errors, &["extended_to", "reason"]))
+                        @if r.row.status == "requested" && may_decide {
+                            (refused_form(visit, &slug, f))
+                        }
+                    }
+                    None => {
+                        @if r.row.status == "requested" && may_decide {
+                            (decide_form(visit, &slug, &r.row.id, r.window.limit))
+                        }
+                    }
                 }
             }
         }
     };
     Ok(render(
-        &visit,
-        StatusCode::OK,
-        layout::page(&visit, "Extensions", body),
+        visit,
+        status,
+        layout::page(visit, "Extensions", body),
     ))
+}
+
+/// The form of the extension whose decision was refused, with the problems
+/// next to their fields (the only form on the page using the plain ids).
+fn refused_form(visit: &Visit, slug: &str, f: &Refused) -> maud::Markup {
+    html! {
+        form.stack.no-print method="post" action=(href(slug, &format!("/extensions/{}", f.id))) {
+            (layout::csrf_field(visit))
+            (Field { kind: "date", ..Field::text("extended_to", "Extend the filing due date to", &f.extended_to) }.render(&f.errors))
+            (Field::text("reason", "Note (a refusal needs one)", &f.reason).render(&f.errors))
+            div {
+                button type="submit" name="decision" value="grant" { "Grant" }
+                " "
+                button.secondary type="submit" name="decision" value="refuse" { "Refuse" }
+            }
+        }
+    }
 }
 
 fn decide_form(visit: &Visit, slug: &str, id: &str, limit: Option<NaiveDate>) -> maud::Markup {
@@ -114,6 +169,7 @@ pub async fn decide(
     let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let now = state.clock.now();
+    let id_shown = id.clone();
     let decision: Result<Decide, ApiError> = match form.get("decision") {
         Some("grant") => form
             .get("extended_to")
@@ -135,24 +191,17 @@ pub async fn decide(
             move |MunicipalUnit { conn, ctx, .. }| ext::decide(conn, &ctx, &id, decision?, now),
         )
         .await;
-    match decided {
-        Ok(_) => Ok(see_other(&href(&slug, "/extensions"))),
-        Err(ApiError::Validation(errors)) => Ok(refused(&visit, &slug, &errors)),
-        Err(ApiError::RuleConflict(error)) => Ok(refused(&visit, &slug, &[error])),
-        Err(other) => Err(other.into()),
-    }
-}
-
-fn refused(visit: &Visit, slug: &str, errors: &[FieldError]) -> HttpResponse {
-    let body = html! {
-        (nav(slug, "/extensions"))
-        h1 { "The decision was not recorded" }
-        (layout::alert("The decision was not recorded.", errors, &[]))
-        p { a href=(href(slug, "/extensions")) { "Back to the extensions" } }
+    let errors = match decided {
+        Ok(_) => return Ok(see_other(&href(&slug, "/extensions"))),
+        Err(ApiError::Validation(errors)) => errors,
+        Err(ApiError::RuleConflict(error)) => vec![error],
+        Err(other) => return Err(other.into()),
     };
-    render(
-        visit,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        layout::page(visit, "Extension not decided", body),
-    )
+    let refused = Refused {
+        id: id_shown,
+        extended_to: form.shown("extended_to").to_owned(),
+        reason: form.shown("reason").to_owned(),
+        errors,
+    };
+    list(&state, &visit, slug, Some(refused)).await
 }

@@ -4,7 +4,7 @@
 //! its determinations and notices (the notices' PDFs),
 //! the returns of a period with the missing ones, the delinquency list with
 //! the special-assessment roll, the extensions to decide, the remittances to
-//! the zone and the access log.
+//! the zone, the access log and the users and grants (clerk-treasurer only).
 //!
 //! Contract:
 //! - every page enters the municipality through `api::caller::InMunicipality`
@@ -32,6 +32,7 @@ pub mod payors;
 pub mod remittances;
 pub mod returns;
 pub mod statement;
+pub mod users;
 
 use actix_web::web;
 use maud::{Markup, html};
@@ -105,6 +106,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/m/{municipality}/clerk/access-log",
             web::get().to(log::page),
+        )
+        .route("/m/{municipality}/clerk/users", web::get().to(users::page))
+        .route(
+            "/m/{municipality}/clerk/users",
+            web::post().to(users::grant),
+        )
+        .route(
+            "/m/{municipality}/clerk/users/{grant}/revoke",
+            web::post().to(users::revoke),
         );
 }
 
@@ -137,6 +147,7 @@ pub fn nav(slug: &str, current: &str) -> Markup {
         ("/extensions", "Extensions"),
         ("/remittances", "Remittances to the zone"),
         ("/access-log", "Access log"),
+        ("/users", "Users and grants"),
     ];
     html! {
         nav.clerk aria-label="Clerk-treasurer" {

@@ -44,7 +44,7 @@ pub(super) type Shown = (TenantGrant, GrantUser);
 
 /// A grant request body of one kind of tenant, and how that tenant shows
 /// the grant made (the municipality's shape, narrowed by `From`).
-pub(super) trait GrantBody: Send + 'static {
+pub(crate) trait GrantBody: Send + 'static {
     /// A grant, in this tenant's shape.
     type Shape: From<MunicipalityGrant>;
     /// The answer to a grant just made: the grant, and whether its user was created now.
@@ -54,7 +54,7 @@ pub(super) trait GrantBody: Send + 'static {
 }
 
 /// A page of grants of one kind of tenant.
-pub(super) trait GrantPage: Serialize + Send + 'static {
+pub(crate) trait GrantPage: Serialize + Send + 'static {
     /// A grant, in this tenant's shape (the municipality's, narrowed).
     type Item: From<MunicipalityGrant>;
     /// The page of `items`, with the cursor of the next one.
@@ -115,7 +115,7 @@ fn page_of(
 
 /// Grant a role in the caller's tenant (the work of `create_in`): the grant
 /// in the tenant's shape, and whether its user was created now.
-pub(super) fn grant_in<B: GrantBody>(
+pub(crate) fn grant_in<B: GrantBody>(
     Authorised {
         conn,
         tenant,
@@ -137,7 +137,7 @@ pub(super) fn grant_in<B: GrantBody>(
 }
 
 /// A page of the tenant's grants in its shape (the work of `list_in`).
-pub(super) fn page_in<L: GrantPage>(
+pub(crate) fn page_in<L: GrantPage>(
     Authorised { conn, tenant, .. }: Authorised<'_>,
     params: GrantListParams,
 ) -> Result<L, ApiError> {
@@ -149,7 +149,7 @@ pub(super) fn page_in<L: GrantPage>(
 }
 
 /// Revoke a grant of the tenant (the work of `revoke_at`).
-pub(super) fn revoke_in(
+pub(crate) fn revoke_in(
     Authorised {
         conn,
         tenant,
