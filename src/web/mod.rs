@@ -32,8 +32,8 @@
 //!   to the public pages.
 
 pub mod assets;
-pub mod clerk;
 pub mod charts;
+pub mod clerk;
 pub mod errors;
 pub mod layout;
 pub mod operator;

@@ -6,6 +6,9 @@ JavaScript (every step is a plain link or form post):
     2025 returns; reads the balance on its statement page;
   - records a payment of exactly that balance through the payor page's form,
     sees the receipt with the allocation, and the statement then shows 0.00;
+  - sees the late 2026-Q1 return the operator filed in flow_2_operator (the
+    flows run in name order against one server) among the period's late
+    returns, with the motel's balance on its statement;
   - screenshots of each page; axe-core on every clerk page.
 """
 
@@ -16,7 +19,11 @@ CLERK = f"/app/m/montello/clerk"
 PAYOR = f"{CLERK}/payors/{CAMPGROUND}"
 
 
+MOTEL = "5b0c8c1e-0000-4000-8000-000000000001"
+
+
 def run(browser):
+    sees_the_operators_late_return(browser)
     pays_the_campground(browser)
     axe_pages(
         browser,
@@ -36,6 +43,23 @@ def run(browser):
             f"{CLERK}/access-log",
         ],
     )
+
+
+def sees_the_operators_late_return(browser):
+    context = browser.new_context(java_script_enabled=False)
+    guard(context)
+    page = context.new_page()
+    watch(page)
+    sign_in(page, "clerk@montello.demo")
+    page.goto(f"{BASE}{CLERK}/returns?period=2026-Q1&status=filed_late")
+    if MOTEL not in page.content() or "Lakeside Motel LLC" not in page.inner_text("main"):
+        fail("the clerk's late returns of 2026-Q1 do not list the motel the operator filed late")
+    shot(page, "clerk-sees-the-operators-late-return")
+    page.goto(f"{BASE}{CLERK}/payors/{MOTEL}/statement")
+    if "2026-Q1" not in page.inner_text("main"):
+        fail("the motel's statement does not show the 2026-Q1 return the operator filed")
+    shot(page, "clerk-motel-statement")
+    context.close()
 
 
 def text(page, selector):
