@@ -33,6 +33,7 @@ mod rls;
 mod statistics;
 mod vehicle_fee;
 mod web;
+mod web_browser;
 mod web_clerk;
 mod web_operator;
 mod web_zone;

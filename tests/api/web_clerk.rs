@@ -6,47 +6,15 @@
 //! page reads in the access log. On SQLite and, with
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
-use std::collections::HashMap;
-
-use reqwest::{Response, StatusCode, header};
+use reqwest::header;
 use serde_json::Value;
 
 use crate::helpers::{TestApp, spawn_demo_app, spawn_demo_app_at, spawn_full_demo_app};
+use crate::web_browser::{Browser, Page};
 
 const CAMPGROUND: &str = "5b0c8c1e-0000-4000-8000-000000000002";
 
-/// A browser without JavaScript: keeps cookies, reads forms from pages.
-struct Browser<'a> {
-    app: &'a TestApp,
-    cookies: HashMap<String, String>,
-}
-
-struct Page {
-    status: StatusCode,
-    headers: header::HeaderMap,
-    body: String,
-}
-
 impl Page {
-    fn location(&self) -> &str {
-        self.headers
-            .get(header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-
-    /// The `value` of the hidden input `name`.
-    fn hidden(&self, name: &str) -> String {
-        let re = regex::Regex::new(&format!(r#"name="{name}" value="([^"]+)""#)).unwrap();
-        re.captures(&self.body)
-            .unwrap_or_else(|| panic!("no {name} field in {}", self.body))[1]
-            .to_owned()
-    }
-
-    fn csrf(&self) -> String {
-        self.hidden("csrf_token")
-    }
-
     /// The text of the `td` in the row (or element) with this id.
     fn cell(&self, id: &str) -> String {
         let re = regex::Regex::new(&format!(
@@ -57,83 +25,6 @@ impl Page {
             .unwrap_or_else(|| panic!("no #{id} in {}", self.body))[1]
             .trim()
             .to_owned()
-    }
-}
-
-impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
-        Browser {
-            app,
-            cookies: HashMap::new(),
-        }
-    }
-
-    async fn keep(&mut self, res: Response) -> Page {
-        let status = res.status();
-        let headers = res.headers().clone();
-        for v in headers.get_all(header::SET_COOKIE) {
-            let v = v.to_str().unwrap();
-            let (pair, attrs) = v.split_once(';').unwrap_or((v, ""));
-            let (name, value) = pair.split_once('=').unwrap();
-            if value.is_empty() || attrs.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_owned(), value.to_owned());
-            }
-        }
-        Page {
-            status,
-            headers,
-            body: res.text().await.unwrap(),
-        }
-    }
-
-    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut rb = self.app.client.request(method, self.app.url(path));
-        if !cookie.is_empty() {
-            rb = rb.header(header::COOKIE, cookie.join("; "));
-        }
-        rb
-    }
-
-    async fn get(&mut self, path: &str) -> Page {
-        let res = self
-            .request(reqwest::Method::GET, path)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
-    async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
-        let res = self
-            .request(reqwest::Method::POST, path)
-            .form(fields)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
-    async fn sign_in(&mut self, email: &str) {
-        let form = self.get("/app/sign-in").await;
-        let password = self.app.password_of(email);
-        let page = self
-            .post(
-                "/app/sign-in",
-                &[
-                    ("csrf_token", &form.csrf()),
-                    ("email", email),
-                    ("password", &password),
-                ],
-            )
-            .await;
-        assert_eq!(page.status, 303, "sign-in of {email}: {}", page.body);
     }
 }
 

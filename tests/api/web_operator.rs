@@ -7,157 +7,22 @@
 //! page reads in the access log. On SQLite and, with
 //! `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
-use std::collections::HashMap;
-
-use reqwest::{Response, StatusCode, header};
+use reqwest::header;
 use serde_json::json;
 
 use crate::helpers::{TestApp, spawn_demo_app, spawn_demo_app_at, spawn_full_demo_app};
+use crate::web_browser::{Browser, Page};
 
 const LAKESIDE: &str = "5b0c8c1e-0000-4000-8000-000000000001";
 /// Ten days after Montello's 2026-Q1 return was due (late, no forfeiture yet).
 const LATE: &str = "2026-05-10T15:00:00Z";
 
-/// A browser without JavaScript: keeps cookies, reads CSRF tokens from pages.
-struct Browser<'a> {
-    app: &'a TestApp,
-    cookies: HashMap<String, String>,
-    forwarded_https: bool,
-}
-
-struct Page {
-    status: StatusCode,
-    headers: header::HeaderMap,
-    body: String,
-}
-
 impl Page {
-    fn location(&self) -> &str {
-        self.headers
-            .get(header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-
     fn key(&self) -> String {
         let re = regex::Regex::new(r#"name="idempotency_key" value="([0-9a-f-]{36})""#).unwrap();
         re.captures(&self.body)
             .unwrap_or_else(|| panic!("no idempotency key in {}", self.body))[1]
             .to_owned()
-    }
-
-    fn csrf(&self) -> String {
-        let re = regex::Regex::new(r#"name="csrf_token" value="([0-9a-f]{64})""#).unwrap();
-        re.captures(&self.body)
-            .unwrap_or_else(|| panic!("no CSRF field in {}", self.body))[1]
-            .to_owned()
-    }
-
-    /// The `Set-Cookie` header for `name`.
-    fn set_cookie(&self, name: &str) -> Option<String> {
-        self.headers
-            .get_all(header::SET_COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .find(|v| v.starts_with(&format!("{name}=")))
-            .map(str::to_owned)
-    }
-}
-
-impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
-        Browser {
-            app,
-            cookies: HashMap::new(),
-            forwarded_https: false,
-        }
-    }
-
-    async fn keep(&mut self, res: Response) -> Page {
-        let status = res.status();
-        let headers = res.headers().clone();
-        for v in headers.get_all(header::SET_COOKIE) {
-            let v = v.to_str().unwrap();
-            let (pair, attrs) = v.split_once(';').unwrap_or((v, ""));
-            let (name, value) = pair.split_once('=').unwrap();
-            if value.is_empty() || attrs.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_owned(), value.to_owned());
-            }
-        }
-        Page {
-            status,
-            headers,
-            body: res.text().await.unwrap(),
-        }
-    }
-
-    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut rb = self.app.client.request(method, self.app.url(path));
-        if !cookie.is_empty() {
-            rb = rb.header(header::COOKIE, cookie.join("; "));
-        }
-        if self.forwarded_https {
-            rb = rb.header("X-Forwarded-Proto", "https");
-        }
-        rb
-    }
-
-    async fn get(&mut self, path: &str) -> Page {
-        let res = self
-            .request(reqwest::Method::GET, path)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
-    async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
-        let res = self
-            .request(reqwest::Method::POST, path)
-            .form(fields)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
-    async fn post_htmx(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
-        let res = self
-            .request(reqwest::Method::POST, path)
-            .header("HX-Request", "true")
-            .form(fields)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
-    /// Sign in through the form; the session cookie's `Set-Cookie` header.
-    async fn sign_in(&mut self, email: &str) -> String {
-        let form = self.get("/app/sign-in").await;
-        assert_eq!(form.status, 200);
-        let password = self.app.password_of(email);
-        let page = self
-            .post(
-                "/app/sign-in",
-                &[
-                    ("csrf_token", &form.csrf()),
-                    ("email", email),
-                    ("password", &password),
-                ],
-            )
-            .await;
-        assert_eq!(page.status, 303, "sign-in of {email}: {}", page.body);
-        assert_eq!(page.location(), "/app/");
-        page.set_cookie("roomtax_session")
-            .expect("a session cookie")
     }
 }
 

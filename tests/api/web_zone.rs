@@ -7,46 +7,20 @@
 //! figures); the charts are SVG whose table matches the API's figures.
 //! On SQLite and, with `ROOMTAX_TEST_DATABASE_URL`, on PostgreSQL.
 
-use std::collections::HashMap;
-
-use reqwest::{Response, StatusCode, header};
+use reqwest::header;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_full_demo_app};
+use crate::web_browser::{Browser, Page};
 
 const ZONE: &str = "/app/z/marquette-county";
 const TOURISM: &str = "tourism@marquette-county.demo";
 const COMMISSION: &str = "commission@marquette-county.demo";
 const ADMIN: &str = "admin@marquette-county.demo";
 
-struct Browser<'a> {
-    app: &'a TestApp,
-    cookies: HashMap<String, String>,
-}
-
-struct Page {
-    status: StatusCode,
-    headers: header::HeaderMap,
-    body: String,
-}
-
 impl Page {
-    fn location(&self) -> &str {
-        self.headers
-            .get(header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-
-    fn csrf(&self) -> String {
-        let re = regex::Regex::new(r#"name="csrf_token" value="([0-9a-f]{64})""#).unwrap();
-        re.captures(&self.body)
-            .unwrap_or_else(|| panic!("no CSRF field in {}", self.body))[1]
-            .to_owned()
-    }
-
     /// The hidden fields of the draft (`i{n}_*` and `items`), as the page holds them.
-    fn hidden(&self) -> Vec<(String, String)> {
+    fn hidden_fields(&self) -> Vec<(String, String)> {
         let re = regex::Regex::new(
             r#"<input type="hidden" name="((?:i\d+_[a-z]+)|items)" value="([^"]*)""#,
         )
@@ -72,67 +46,7 @@ fn html_unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
-impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
-        Browser {
-            app,
-            cookies: HashMap::new(),
-        }
-    }
-
-    async fn keep(&mut self, res: Response) -> Page {
-        let status = res.status();
-        let headers = res.headers().clone();
-        for v in headers.get_all(header::SET_COOKIE) {
-            let v = v.to_str().unwrap();
-            let (pair, attrs) = v.split_once(';').unwrap_or((v, ""));
-            let (name, value) = pair.split_once('=').unwrap();
-            if value.is_empty() || attrs.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_owned(), value.to_owned());
-            }
-        }
-        Page {
-            status,
-            headers,
-            body: res.text().await.unwrap(),
-        }
-    }
-
-    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let rb = self.app.client.request(method, self.app.url(path));
-        if cookie.is_empty() {
-            rb
-        } else {
-            rb.header(header::COOKIE, cookie.join("; "))
-        }
-    }
-
-    async fn get(&mut self, path: &str) -> Page {
-        let res = self
-            .request(reqwest::Method::GET, path)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
-    async fn post(&mut self, path: &str, fields: &[(String, String)]) -> Page {
-        let res = self
-            .request(reqwest::Method::POST, path)
-            .form(fields)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-
+impl Browser<'_> {
     async fn post_multipart(&mut self, path: &str, parts: &[(&str, Option<&str>, &[u8])]) -> Page {
         let boundary = "roomtaxTestBoundary7";
         let mut body = Vec::new();
@@ -161,22 +75,6 @@ impl<'a> Browser<'a> {
             .await
             .unwrap();
         self.keep(res).await
-    }
-
-    async fn sign_in(&mut self, email: &str) {
-        let form = self.get("/app/sign-in").await;
-        let password = self.app.password_of(email);
-        let page = self
-            .post(
-                "/app/sign-in",
-                &[
-                    ("csrf_token".into(), form.csrf()),
-                    ("email".into(), email.into()),
-                    ("password".into(), password),
-                ],
-            )
-            .await;
-        assert_eq!(page.status, 303, "sign-in of {email}: {}", page.body);
     }
 }
 
@@ -252,7 +150,9 @@ async fn tourism_entity_writes_a_report_item_by_item_a_lodging_item_refused_then
     let mut fields = new_item("Lakeview Hotel Builders", "25000.00", "yes");
     fields.push(("csrf_token".into(), csrf.clone()));
     fields.push(("action".into(), "add".into()));
-    let refused = b.post(&format!("{ZONE}/expenditures/new"), &fields).await;
+    let refused = b
+        .post_owned(&format!("{ZONE}/expenditures/new"), &fields)
+        .await;
     assert_eq!(refused.status, 409, "{}", refused.body);
     assert!(
         refused.error_of("new_lodging").contains("lodging facility"),
@@ -263,7 +163,12 @@ async fn tourism_entity_writes_a_report_item_by_item_a_lodging_item_refused_then
         refused.body.contains("Lakeview Hotel Builders"),
         "kept for correction"
     );
-    assert!(refused.hidden().iter().all(|(k, _)| !k.starts_with("i0_")));
+    assert!(
+        refused
+            .hidden_fields()
+            .iter()
+            .all(|(k, _)| !k.starts_with("i0_"))
+    );
     assert_eq!(reports_via_api(&app, TOURISM).await.len(), before);
 
     // A field's rule (a date outside the period): 422 next to the date.
@@ -272,7 +177,9 @@ async fn tourism_entity_writes_a_report_item_by_item_a_lodging_item_refused_then
     late.push(("new_date".into(), "2026-02-01".into()));
     late.push(("csrf_token".into(), csrf.clone()));
     late.push(("action".into(), "add".into()));
-    let page = b.post(&format!("{ZONE}/expenditures/new"), &late).await;
+    let page = b
+        .post_owned(&format!("{ZONE}/expenditures/new"), &late)
+        .await;
     assert_eq!(page.status, 422);
     assert!(!page.error_of("new_date").is_empty(), "{}", page.body);
 
@@ -280,9 +187,11 @@ async fn tourism_entity_writes_a_report_item_by_item_a_lodging_item_refused_then
     let mut fields = new_item("Marquette Print Shop", "1250.00", "no");
     fields.push(("csrf_token".into(), csrf.clone()));
     fields.push(("action".into(), "add".into()));
-    let added = b.post(&format!("{ZONE}/expenditures/new"), &fields).await;
+    let added = b
+        .post_owned(&format!("{ZONE}/expenditures/new"), &fields)
+        .await;
     assert_eq!(added.status, 200, "{}", added.body);
-    let hidden = added.hidden();
+    let hidden = added.hidden_fields();
     assert!(
         hidden.contains(&("i0_payee".into(), "Marquette Print Shop".into())),
         "{hidden:?}"
@@ -302,7 +211,9 @@ async fn tourism_entity_writes_a_report_item_by_item_a_lodging_item_refused_then
         ("action", "submit"),
     ]));
     submit.push(("csrf_token".into(), csrf.clone()));
-    let done = b.post(&format!("{ZONE}/expenditures/new"), &submit).await;
+    let done = b
+        .post_owned(&format!("{ZONE}/expenditures/new"), &submit)
+        .await;
     assert_eq!(done.status, 303, "{}", done.body);
     let location = done.location().to_owned();
     let id = location.rsplit('/').next().unwrap().to_owned();
@@ -359,7 +270,7 @@ async fn commission_member_comments_and_accepts_and_csrf_is_refused() {
     let csrf = page.csrf();
 
     let forged = b
-        .post(
+        .post_owned(
             &format!("{path}/review"),
             &owned(&[("act", "accept"), ("item", ""), ("text", "")]),
         )
@@ -374,7 +285,7 @@ async fn commission_member_comments_and_accepts_and_csrf_is_refused() {
 
     // A return needs its reason: the API's problem next to the text field.
     let no_reason = b
-        .post(
+        .post_owned(
             &format!("{path}/review"),
             &owned(&[
                 ("csrf_token", &csrf),
@@ -388,7 +299,7 @@ async fn commission_member_comments_and_accepts_and_csrf_is_refused() {
     assert!(!no_reason.error_of("text").is_empty(), "{}", no_reason.body);
 
     let comment = b
-        .post(
+        .post_owned(
             &format!("{path}/review"),
             &owned(&[
                 ("csrf_token", &csrf),
@@ -400,7 +311,7 @@ async fn commission_member_comments_and_accepts_and_csrf_is_refused() {
         .await;
     assert_eq!(comment.status, 303, "{}", comment.body);
     let accept = b
-        .post(
+        .post_owned(
             &format!("{path}/review"),
             &owned(&[
                 ("csrf_token", &csrf),
@@ -431,7 +342,7 @@ async fn commission_member_comments_and_accepts_and_csrf_is_refused() {
     let page = t.get(&path).await;
     assert!(!page.body.contains("Accept this version"));
     let refused = t
-        .post(
+        .post_owned(
             &format!("{path}/review"),
             &owned(&[
                 ("csrf_token", &page.csrf()),
