@@ -328,4 +328,4 @@ pub fn reversal_journal(
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

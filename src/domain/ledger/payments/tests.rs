@@ -27,13 +27,15 @@ use crate::domain::ledger::book::PostedLine;
 use crate::domain::ledger::journal::sum_cents;
 use crate::domain::presets::montello;
 
-const P: &str = "payor-1";
+/// The payor of these tests (also the replay's).
+pub(crate) const P: &str = "payor-1";
 
-fn q(text: &str) -> Period {
+pub(crate) fn q(text: &str) -> Period {
     Period::parse(text).unwrap()
 }
 
-fn terms() -> BTreeMap<Period, PeriodTerms> {
+/// Montello's terms for 2025-Q4 and 2026-Q1 (also the replay's tests).
+pub(crate) fn terms() -> BTreeMap<Period, PeriodTerms> {
     BTreeMap::from([
         (
             q("2025-Q4"),

@@ -10,36 +10,8 @@ use proptest::prelude::*;
 use super::*;
 use crate::domain::compute::test_values::{d, m};
 use crate::domain::ledger::journal::JournalKind;
-use crate::domain::presets::montello;
 
-const P: &str = "payor-1";
-
-fn q(text: &str) -> Period {
-    Period::parse(text).unwrap()
-}
-
-fn terms() -> BTreeMap<Period, PeriodTerms> {
-    BTreeMap::from([
-        (
-            q("2025-Q4"),
-            PeriodTerms {
-                policy: montello(),
-                due_date: d("2026-01-31"),
-                filing_due_date: d("2026-01-31"),
-                previous_year_tax: None,
-            },
-        ),
-        (
-            q("2026-Q1"),
-            PeriodTerms {
-                policy: montello(),
-                due_date: d("2026-04-30"),
-                filing_due_date: d("2026-04-30"),
-                previous_year_tax: Some(m("360.00")),
-            },
-        ),
-    ])
-}
+use crate::domain::ledger::payments::tests::{P, q, terms};
 
 fn charges() -> Vec<PostedLine> {
     [("2025-Q4", 36000), ("2026-Q1", 42750)]
