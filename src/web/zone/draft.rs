@@ -13,7 +13,9 @@
 //! can be corrected. "Submit the report" files it through
 //! `filing::file` (the API's `POST .../expenditure-reports`) and answers
 //! `303 See Other` to the report. Only the tourism entity may
-//! (`FileExpenditureReports`); others get the 403 page.
+//! (`FileExpenditureReports`); others get the 403 page. The form's steps
+//! ([`step`]) and page ([`page`]) are shared with the correction of a
+//! returned report (`amend`), which files through `filing::amend` instead.
 
 use actix_web::{HttpResponse, ResponseError as _, http::StatusCode, web};
 use chrono::{NaiveDate, SubsecRound};
@@ -37,8 +39,9 @@ use crate::{
     },
 };
 
-/// The parts of an item, as typed.
-const PARTS: [&str; 7] = [
+/// The parts of an item, as typed (`from`: the line of the version an
+/// amendment started from, empty for a new item).
+pub(crate) const PARTS: [&str; 8] = [
     "date",
     "payee",
     "amount",
@@ -46,24 +49,25 @@ const PARTS: [&str; 7] = [
     "description",
     "explanation",
     "lodging",
+    "from",
 ];
 
 /// An item as the form holds it (strings, shown again as typed).
 #[derive(Debug, Clone, Default)]
-struct RawItem {
-    values: [String; 7],
+pub(crate) struct RawItem {
+    pub(crate) values: [String; 8],
 }
 
 impl RawItem {
     fn read(form: &FormData, prefix: &str) -> RawItem {
-        let mut values: [String; 7] = Default::default();
+        let mut values: [String; 8] = Default::default();
         for (i, part) in PARTS.iter().enumerate() {
             values[i] = form.shown(&format!("{prefix}{part}")).trim().to_owned();
         }
         RawItem { values }
     }
 
-    fn get(&self, part: &str) -> &str {
+    pub(crate) fn get(&self, part: &str) -> &str {
         PARTS
             .iter()
             .position(|p| *p == part)
@@ -72,6 +76,11 @@ impl RawItem {
 
     fn is_blank(&self) -> bool {
         self.values.iter().all(String::is_empty)
+    }
+
+    /// The line of the version this item was carried from, if any.
+    pub(crate) fn carried_line(&self) -> Option<i64> {
+        self.get("from").parse().ok()
     }
 
     /// The item, or the faults of its fields (named `{prefix}{part}`).
@@ -159,16 +168,16 @@ fn category_of(raw: &str) -> Option<Category> {
 
 /// The form's state: report fields, items added, the new item.
 #[derive(Debug, Default)]
-struct Draft {
-    period_start: String,
-    period_end: String,
-    received_declared: String,
-    items: Vec<RawItem>,
-    new: RawItem,
+pub(crate) struct Draft {
+    pub(crate) period_start: String,
+    pub(crate) period_end: String,
+    pub(crate) received_declared: String,
+    pub(crate) items: Vec<RawItem>,
+    pub(crate) new: RawItem,
 }
 
 impl Draft {
-    fn read(form: &FormData) -> Draft {
+    pub(crate) fn read(form: &FormData) -> Draft {
         let count: usize = form
             .get("items")
             .and_then(|n| n.parse().ok())
@@ -186,7 +195,7 @@ impl Draft {
     }
 
     /// The report with `with_new` (the new item added), or the faults.
-    fn parse(&self, with_new: bool) -> Result<ReportDraft, Vec<FieldError>> {
+    pub(crate) fn parse(&self, with_new: bool) -> Result<ReportDraft, Vec<FieldError>> {
         let mut faults = Vec::new();
         let start = date(&mut faults, "period_start", &self.period_start);
         let end = date(&mut faults, "period_end", &self.period_end);
@@ -258,7 +267,14 @@ pub async fn form(
         received_declared: "0.00".into(),
         ..Draft::default()
     };
-    Ok(page(&visit, StatusCode::OK, &slug, &draft, None, &[]))
+    Ok(page(
+        &visit,
+        StatusCode::OK,
+        &Target::new_report(&slug),
+        &draft,
+        None,
+        &[],
+    ))
 }
 
 /// `POST .../expenditures/new`: add an item, remove one, or submit.
@@ -270,7 +286,44 @@ pub async fn submit(
 ) -> Result<HttpResponse, WebError> {
     let form = FormData::checked(&visit, &body)?;
     let slug = path.into_inner();
-    let mut draft = Draft::read(&form);
+    let target = Target::new_report(&slug);
+    let file: Filer = Box::new(
+        |conn: &mut crate::db::DbConn,
+         ctx: &crate::tenancy::ZoneContext,
+         report: ReportDraft,
+         _: Vec<Option<i64>>,
+         now: chrono::NaiveDateTime| {
+            filing::file(conn, ctx, report, now).map(|v| v.report.id)
+        },
+    );
+    step(&state, &visit, &target, &form, file).await
+}
+
+/// What files the judged draft on "Submit": the unit's connection and
+/// context, the report, the line each item was carried from, the instant;
+/// the report's id.
+pub(crate) type Filer = Box<
+    dyn FnOnce(
+            &mut crate::db::DbConn,
+            &crate::tenancy::ZoneContext,
+            ReportDraft,
+            Vec<Option<i64>>,
+            chrono::NaiveDateTime,
+        ) -> Result<String, ApiError>
+        + Send,
+>;
+
+/// One step of the draft's form (see the module doc): remove an item, add
+/// (or check) one through `filing::check`, or submit through `file`.
+pub(crate) async fn step(
+    state: &AppState,
+    visit: &Visit,
+    target: &Target,
+    form: &FormData,
+    file: Filer,
+) -> Result<HttpResponse, WebError> {
+    let slug = target.slug.clone();
+    let mut draft = Draft::read(form);
     let action = form.get("action").unwrap_or("add").to_owned();
     if let Some(k) = action.strip_prefix("remove-") {
         if let Ok(k) = k.parse::<usize>()
@@ -278,16 +331,16 @@ pub async fn submit(
         {
             draft.items.remove(k);
         }
-        return Ok(page(&visit, StatusCode::OK, &slug, &draft, None, &[]));
+        return Ok(page(visit, StatusCode::OK, target, &draft, None, &[]));
     }
     let with_new = action == "add" || !draft.new.is_blank();
     let report = match draft.parse(with_new) {
         Ok(r) => r,
         Err(faults) => {
             return Ok(page(
-                &visit,
+                visit,
                 StatusCode::UNPROCESSABLE_ENTITY,
-                &slug,
+                target,
                 &draft,
                 Some("The report could not be accepted as it stands."),
                 &faults,
@@ -295,16 +348,20 @@ pub async fn submit(
         }
     };
     let new_index = draft.items.len();
-    let here = InZone::new(caller_of(&visit)?, slug.clone());
+    let mut from: Vec<Option<i64>> = draft.items.iter().map(RawItem::carried_line).collect();
+    if with_new {
+        from.push(None);
+    }
+    let here = InZone::new(caller_of(visit)?, slug.clone());
     let outcome = if action == "submit" {
         let now = state.clock.now().naive_utc().trunc_subsecs(6);
-        here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
+        here.write(state, move |ZoneUnit { conn, ctx, .. }| {
             ctx.require_presence()?;
-            filing::file(conn, &ctx, report, now).map(|v| Some(v.report.id))
+            file(conn, &ctx, report, from, now).map(Some)
         })
         .await
     } else {
-        here.read(&state, move |ZoneUnit { ctx, .. }| {
+        here.read(state, move |ZoneUnit { ctx, .. }| {
             ctx.require_presence()?;
             filing::check(&ctx, report).map(|()| None)
         })
@@ -316,7 +373,7 @@ pub async fn submit(
             if with_new {
                 draft.items.push(std::mem::take(&mut draft.new));
             }
-            Ok(page(&visit, StatusCode::OK, &slug, &draft, None, &[]))
+            Ok(page(visit, StatusCode::OK, target, &draft, None, &[]))
         }
         Err(err @ (ApiError::Validation(_) | ApiError::RuleConflict(_))) => {
             let problem = err.to_problem();
@@ -330,9 +387,9 @@ pub async fn submit(
                 })
                 .collect();
             Ok(page(
-                &visit,
+                visit,
                 err.status_code(),
-                &slug,
+                target,
                 &draft,
                 Some(if err.status_code() == StatusCode::CONFLICT {
                     "The commission cannot accept this as it stands."
@@ -343,6 +400,42 @@ pub async fn submit(
             ))
         }
         Err(other) => Err(other.into()),
+    }
+}
+
+/// Where the draft's form posts and how it shows its items.
+pub(crate) struct Target {
+    /// The zone.
+    pub(crate) slug: String,
+    /// The form's action.
+    pub(crate) action: String,
+    /// The page's title.
+    pub(crate) title: String,
+    /// What the page says first.
+    pub(crate) intro: &'static str,
+    /// Hidden fields the form carries (the version amended).
+    pub(crate) hidden: Vec<(String, String)>,
+    /// Items as fields to edit in place (an amendment) rather than a table.
+    pub(crate) editable: bool,
+    /// What is shown below the items (the summed lines carried over).
+    pub(crate) extra: Markup,
+    /// The label of the submit button.
+    pub(crate) submit: &'static str,
+}
+
+impl Target {
+    /// A new report.
+    pub(crate) fn new_report(slug: &str) -> Target {
+        Target {
+            slug: slug.to_owned(),
+            action: format!("{}/expenditures/new", base(slug)),
+            title: "New expenditure report".into(),
+            intro: "List each expenditure of room-tax money, one at a time, then submit the report to the commission. Nothing is stored until you submit.",
+            hidden: Vec::new(),
+            editable: false,
+            extra: layout::empty(),
+            submit: "Submit the report",
+        }
     }
 }
 
@@ -384,15 +477,16 @@ fn field<'a>(name: &'a str, label: &'a str, value: &'a str, kind: &'a str) -> Fi
     }
 }
 
-fn page(
+/// The draft's page for `target`.
+pub(crate) fn page(
     visit: &Visit,
     status: StatusCode,
-    slug: &str,
+    target: &Target,
     d: &Draft,
     problem: Option<&str>,
     errors: &[FieldError],
 ) -> HttpResponse {
-    let action = format!("{}/expenditures/new", base(slug));
+    let action = &target.action;
     let listed: Vec<String> = (0..d.items.len())
         .flat_map(|i| PARTS.iter().map(move |p| format!("i{i}_{p}")))
         .collect();
@@ -415,16 +509,18 @@ fn page(
         .filter_map(|i| Money::parse(i.get("amount")).ok())
         .sum();
     let body = html! {
-        h1 { "New expenditure report" }
-        p { "List each expenditure of room-tax money, one at a time, then submit the report to the commission. "
-            "Nothing is stored until you submit." }
+        h1 { (target.title) }
+        p { (target.intro) }
         @if let Some(message) = problem { (layout::alert(message, errors, &on_page)) }
         form.stack method="post" action=(action) {
             (csrf_field(visit))
+            @for (name, value) in &target.hidden { input type="hidden" name=(name) value=(value); }
             input type="hidden" name="items" value=(d.items.len());
             @for (i, item) in d.items.iter().enumerate() {
                 @for (j, part) in PARTS.iter().enumerate() {
-                    input type="hidden" name=(format!("i{i}_{part}")) value=(item.values[j]);
+                    @if !target.editable || *part == "from" {
+                        input type="hidden" name=(format!("i{i}_{part}")) value=(item.values[j]);
+                    }
                 }
             }
             fieldset {
@@ -447,6 +543,11 @@ fn page(
             h2 { "Items on this report" }
             @if d.items.is_empty() {
                 p { "No item yet." }
+            } @else if target.editable {
+                @for (i, item) in d.items.iter().enumerate() {
+                    (item_fields(i, item, errors))
+                }
+                button.secondary type="submit" name="action" value="check" { "Check the items" }
             } @else {
                 table {
                     caption { "Expenditures listed (" (d.items.len()) "), total " (total) }
@@ -468,12 +569,30 @@ fn page(
                     } }
                 }
             }
-            button type="submit" name="action" value="submit" { "Submit the report" }
+            (target.extra)
+            button type="submit" name="action" value="submit" { (target.submit) }
         }
     };
-    render(
-        visit,
-        status,
-        layout::page(visit, "New expenditure report", body),
-    )
+    render(visit, status, layout::page(visit, &target.title, body))
+}
+
+/// Item `i` as fields to correct in place, each with its error.
+fn item_fields(i: usize, item: &RawItem, errors: &[FieldError]) -> Markup {
+    let n = |p: &str| format!("i{i}_{p}");
+    let (date, payee, amount, category) = (n("date"), n("payee"), n("amount"), n("category"));
+    let (description, explanation, lodge) = (n("description"), n("explanation"), n("lodging"));
+    html! {
+        fieldset #(format!("item-{i}")) {
+            legend { "Item " (i + 1) }
+            (field(&date, "Date spent", item.get("date"), "date").render(errors))
+            (field(&payee, "Paid to", item.get("payee"), "text").render(errors))
+            (Field { inputmode: Some("decimal"), ..field(&amount, "Amount", item.get("amount"), "text") }.render(errors))
+            (select(&category, "What for", item.get("category"), errors))
+            (field(&description, "What it bought", item.get("description"), "text").render(errors))
+            (Field { hint: Some("Required for “other”"), ..field(&explanation, "Explanation", item.get("explanation"), "text") }.render(errors))
+            (lodging(&lodge, item.get("lodging"), errors))
+            button.secondary type="submit" name="action" value=(format!("remove-{i}"))
+                aria-label=(format!("Remove item {} ({})", i + 1, item.get("payee"))) { "Remove this item" }
+        }
+    }
 }

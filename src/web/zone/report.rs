@@ -4,7 +4,10 @@
 //! entity; the zone admin 403), with the review trail and the attachments'
 //! records; the commission member gets the review form (comment, question,
 //! accept, return), the tourism entity the upload form for receipts and
-//! invoices (multipart, `.../attachments`).
+//! invoices (multipart, `.../attachments`), a form to answer each open
+//! question of the review (`.../review/{act}/answer`) and, once the
+//! commission returned the report, the link to correct it (`.../amend`).
+//! The review is shown as a thread: each question with its answer.
 
 use actix_web::{HttpResponse, http::StatusCode, web};
 
@@ -95,6 +98,13 @@ fn report_body(
     let here = format!("{}/expenditures/{}", base(slug), v.report.id);
     let latest = v.latest();
     let r = &latest.row;
+    let answer_names: Vec<String> = v
+        .reviews
+        .iter()
+        .map(|a| format!("answer-{}", a.id))
+        .collect();
+    let mut answer_fields: Vec<&str> = vec!["act", "item", "text"];
+    answer_fields.extend(answer_names.iter().map(String::as_str));
     html! {
         h1 { "Expenditure report " (r.period_start) " to " (r.period_end) }
         p { "Version " (r.version) ": " strong { (status_name(latest.status)) } "." }
@@ -131,15 +141,32 @@ fn report_body(
                 tbody { @for s in &v.sums { tr { th scope="row" { (words(&s.category)) } td.num { (s.item_count) } td.num { (Money::from_cents(s.amount_cents)) } } } }
             }
         }
+        @if roles.contains(&Role::TourismEntity) && latest.status == Status::Returned {
+            p { a.button href=(format!("{here}/amend")) { "Correct this report" } }
+        }
         h2 { "Review" }
-        @if let Some(message) = problem { (layout::alert(message, errors, &["act", "item", "text"])) }
+        @if let Some(message) = problem { (layout::alert(message, errors, &answer_fields)) }
         @if v.reviews.is_empty() { p { "No comment or decision yet." } }
         @else {
-            ol.trail { @for a in &v.reviews {
-                li { strong { (words(&a.act)) } " on version " (a.version)
+            ol.trail { @for a in v.reviews.iter().filter(|a| a.answers.is_none()) {
+                li #(format!("act-{}", a.id)) { strong { (words(&a.act)) } " on version " (a.version)
                     @if let Some(line) = a.item_line { ", line " (line) }
                     " (" (a.at.format("%Y-%m-%d %H:%M UTC")) ")"
-                    @if let Some(t) = &a.text { ": " (t) } }
+                    @if let Some(t) = &a.text { ": " (t) }
+                    @if a.act == "question" {
+                        @match v.reviews.iter().find(|r| r.answers.as_deref() == Some(a.id.as_str())) {
+                            Some(answer) => {
+                                p.answer { strong { "Answer" } " (" (answer.at.format("%Y-%m-%d %H:%M UTC")) "): "
+                                    (answer.text.as_deref().unwrap_or_default()) }
+                            }
+                            None => {
+                                @if roles.contains(&Role::TourismEntity) {
+                                    (answer_form(visit, &here, &a.id, errors))
+                                } @else { p.note { "Not answered yet." } }
+                            }
+                        }
+                    }
+                }
             } }
         }
         @if roles.contains(&Role::CommissionMember) && latest.status == Status::Submitted {
@@ -195,6 +222,25 @@ fn report_body(
                 button type="submit" { "Attach" }
             }
         }
-        p { a href=(format!("{}/expenditures", base(slug))) { "All expenditure reports" } }
+        p { a href=(format!("{}/expenditures", base(slug))) { "All expenditure reports" } " · "
+            a href=(format!("{}/inspections", base(slug))) { "Inspections of records" } }
+    }
+}
+
+/// The tourism entity's form to answer the question `id`.
+fn answer_form(visit: &Visit, here: &str, id: &str, errors: &[FieldError]) -> Markup {
+    let name = format!("answer-{id}");
+    let error = error_of(errors, &name);
+    html! {
+        form.stack method="post" action=(format!("{here}/review/{id}/answer")) {
+            (csrf_field(visit))
+            div.field {
+                label for=(name) { "Your answer" }
+                span.error id=(layout::error_id(&name)) { (error.clone().unwrap_or_default()) }
+                textarea id=(name) name="text" rows="3" aria-describedby=(layout::error_id(&name))
+                    aria-invalid=[error.map(|_| "true")] {}
+            }
+            button type="submit" { "Answer" }
+        }
     }
 }

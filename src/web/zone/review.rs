@@ -4,6 +4,13 @@
 //! `ReviewExpenditureReports`, each version decided once). Answers `303 See
 //! Other` to the report; a refused act (422, 409) shows the report again
 //! with the API's problem next to the review form's field.
+//!
+//! `POST /app/z/{zone}/expenditures/{report}/review/{act}/answer`: the
+//! tourism entity answers a question, through
+//! `usecases::expenditures::review::answer` (the API's
+//! `POST .../review/{act}/answer`: `FileExpenditureReports`, each question
+//! once); the same `303` or the report again with the problem next to the
+//! answer's field (`answer-{act}`).
 
 use actix_web::{HttpResponse, ResponseError as _, web};
 use chrono::SubsecRound;
@@ -57,28 +64,79 @@ pub async fn act(
             review::act(conn, &ctx, &id, new, now)
         })
         .await;
+    settle(&state, &visit, slug, report, done.map(|_| ()), |f| f).await
+}
+
+/// `303` to the report, or the report again with a refused act's problem
+/// (422, 409) next to its field (`field` renames the API's field).
+async fn settle(
+    state: &AppState,
+    visit: &Visit,
+    slug: String,
+    report: String,
+    done: Result<(), ApiError>,
+    field: impl Fn(String) -> String,
+) -> Result<HttpResponse, WebError> {
     match done {
-        Ok(_) => Ok(see_other(&format!("{}/expenditures/{report}", base(&slug)))),
+        Ok(()) => Ok(see_other(&format!("{}/expenditures/{report}", base(&slug)))),
         Err(err @ (ApiError::Validation(_) | ApiError::RuleConflict(_))) => {
-            // The report again, the API's problem next to the review form's fields.
+            // The report again, the API's problem next to the form's fields.
             let problem = err.to_problem();
-            let here = InZone::new(caller_of(&visit)?, slug.clone());
+            let here = InZone::new(caller_of(visit)?, slug.clone());
             let (roles, view) = here
-                .read(&state, move |ZoneUnit { conn, ctx, .. }| {
+                .read(state, move |ZoneUnit { conn, ctx, .. }| {
                     let roles = ctx.require_presence()?;
                     Ok((roles, expenditures::show(conn, &ctx, &report, None)?))
                 })
                 .await?;
+            let errors: Vec<FieldError> = problem
+                .errors
+                .iter()
+                .map(|e| FieldError {
+                    field: field(e.field.clone()),
+                    ..e.clone()
+                })
+                .collect();
             Ok(page(
-                &visit,
+                visit,
                 err.status_code(),
                 &slug,
                 &view,
                 &roles,
                 Some(&problem.detail),
-                &problem.errors,
+                &errors,
             ))
         }
         Err(other) => Err(other.into()),
     }
+}
+
+/// `POST .../review/{act}/answer`.
+pub async fn answer(
+    state: web::Data<AppState>,
+    visit: Visit,
+    path: web::Path<(String, String, String)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let form = FormData::checked(&visit, &body)?;
+    let (slug, report, question) = path.into_inner();
+    let text = form.shown("text").to_owned();
+    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let here = InZone::new(caller_of(&visit)?, slug.clone());
+    let (id, q) = (report.clone(), question.clone());
+    let done = here
+        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+            ctx.require_presence()?;
+            review::answer(conn, &ctx, &id, &q, &text, now).map(|_| ())
+        })
+        .await;
+    let named = format!("answer-{question}");
+    settle(&state, &visit, slug, report, done, move |f| {
+        if f == "text" || f == "question" {
+            named.clone()
+        } else {
+            f
+        }
+    })
+    .await
 }
