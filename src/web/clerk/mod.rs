@@ -25,6 +25,7 @@
 pub mod dashboard;
 pub mod delinquency;
 pub mod extensions;
+pub mod invitations;
 pub mod log;
 pub mod notices;
 pub mod payment;
@@ -115,6 +116,18 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/m/{municipality}/clerk/users/{grant}/revoke",
             web::post().to(users::revoke),
+        )
+        .route(
+            "/m/{municipality}/clerk/zone-invitations",
+            web::get().to(invitations::page),
+        )
+        .route(
+            "/m/{municipality}/clerk/zone-invitations/{id}/accept",
+            web::post().to(invitations::accept),
+        )
+        .route(
+            "/m/{municipality}/clerk/zone-invitations/{id}/decline",
+            web::post().to(invitations::decline),
         );
 }
 
@@ -148,6 +161,7 @@ pub fn nav(slug: &str, current: &str) -> Markup {
         ("/remittances", "Remittances to the zone"),
         ("/access-log", "Access log"),
         ("/users", "Users and grants"),
+        ("/zone-invitations", "Zone invitations"),
     ];
     html! {
         nav.clerk aria-label="Clerk-treasurer" {

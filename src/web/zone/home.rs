@@ -1,7 +1,8 @@
 //! The links of the zone home (`/app/z/{zone}`, rendered by `web::places`)
 //! for the person's roles there: only pages whose use case lets that role
 //! in (the tourism entity and commission members: expenditure reports;
-//! every zone role: remittances, seats, charts; the JSON API for the rest).
+//! every zone role: remittances, seats, the roster, charts; the zone admin:
+//! membership and the access log; the JSON API for the rest).
 
 use maud::{Markup, html};
 
@@ -28,13 +29,25 @@ pub fn links(slug: &str, roles: &[Role]) -> Markup {
             }
             li { h3 { a href=(format!("{b}/remittances")) { "Remittances by member and quarter" } }
                 p { "What each member forwarded to the commission; the seats; each member's report back and SL-304 figures." } }
+            li { h3 { a href=(format!("{b}/roster")) { "Commission roster" } }
+                p { @if roles.contains(&Role::ZoneAdmin) { "Add members to the commission and end their terms." }
+                    @else { "Who sits on the commission, and the industry-half rule." } } }
+            @if reads_reports {
+                li { h3 { a href=(format!("{b}/inspections")) { "Inspections of records" } }
+                    p { "Members' requests to inspect the records, and their answers." } }
+            }
             li { h3 { a href=(format!("{b}/charts")) { "Charts" } }
                 p { "Collections by quarter per member"
                     @if reads_reports { "; the commission's receipts against its spending by category" } "." } }
         }
         @if roles.contains(&Role::ZoneAdmin) {
-            p.note { "Membership, users, the roster and the access log are managed through the "
-                a href="/docs/" { "JSON API" } " for now." }
+            ul.cards {
+                li { h3 { a href=(format!("{b}/members")) { "Members and invitations" } }
+                    p { "Invite a municipality (its clerk-treasurer accepts), withdraw an invitation, record a member leaving." } }
+                li { h3 { a href=(format!("{b}/access-log")) { "Access log" } }
+                    p { "Who downloaded which receipt or invoice, when." } }
+            }
+            p.note { "Zone users are managed through the " a href="/docs/" { "JSON API" } " for now." }
         }
     }
 }

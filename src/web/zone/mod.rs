@@ -1,6 +1,9 @@
 //! The zone's pages (issue 11 items 5, 6 and 8): the tourism entity's
 //! expenditure reports, the commission's review, the members' remittances,
-//! seats, reports back and SL-304 figures, and the charts.
+//! seats, reports back and SL-304 figures, and the charts; the correction
+//! of a returned report, the answers to the commission's questions, the
+//! members' inspection requests, and the zone admin's roster, membership
+//! (invitations) and access log.
 //!
 //! Contract: every page enters the zone through `api::caller::InZone` with
 //! the person's web session (the same grants, tenancy gate and row-level
@@ -13,14 +16,19 @@
 //! the zone's use cases hold totals per municipality only. POST forms carry
 //! the CSRF token (checked first) and answer `303 See Other`.
 
+pub mod amend;
 pub mod charts;
 pub mod draft;
 pub mod home;
+pub mod inspections;
+pub mod log;
 pub mod members;
+pub mod membership;
 pub mod remittances;
 pub mod report;
 pub mod reports;
 pub mod review;
+pub mod roster;
 pub mod upload;
 
 use actix_web::web;
@@ -42,6 +50,44 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/z/{zone}/expenditures/{report}/review",
             web::post().to(review::act),
         )
+        .route(
+            "/z/{zone}/expenditures/{report}/review/{act}/answer",
+            web::post().to(review::answer),
+        )
+        .route(
+            "/z/{zone}/expenditures/{report}/amend",
+            web::get().to(amend::form),
+        )
+        .route(
+            "/z/{zone}/expenditures/{report}/amend",
+            web::post().to(amend::submit),
+        )
+        .route("/z/{zone}/inspections", web::get().to(inspections::page))
+        .route(
+            "/z/{zone}/inspections",
+            web::post().to(inspections::request),
+        )
+        .route(
+            "/z/{zone}/inspections/{id}/answer",
+            web::post().to(inspections::answer),
+        )
+        .route("/z/{zone}/roster", web::get().to(roster::page))
+        .route("/z/{zone}/roster", web::post().to(roster::add))
+        .route("/z/{zone}/roster/{member}/end", web::post().to(roster::end))
+        .route("/z/{zone}/members", web::get().to(membership::page))
+        .route(
+            "/z/{zone}/members/invitations",
+            web::post().to(membership::invite),
+        )
+        .route(
+            "/z/{zone}/members/invitations/{id}/withdraw",
+            web::post().to(membership::withdraw),
+        )
+        .route(
+            "/z/{zone}/members/{municipality}/leave",
+            web::post().to(membership::leave),
+        )
+        .route("/z/{zone}/access-log", web::get().to(log::page))
         .service(
             web::resource("/z/{zone}/expenditures/{report}/attachments")
                 .app_data(web::PayloadConfig::new(upload::MAX_BODY))
@@ -94,6 +140,58 @@ struct YearParams {
 pub(crate) fn year_of(query: &str, today: NaiveDate) -> Result<i32, WebError> {
     let p: YearParams = crate::api::extract::parse_query(query)?;
     Ok(p.year.unwrap_or(today.year()))
+}
+
+/// What a refused form held, shown again with the API's problem: the
+/// values by field name, the errors (named as the page names its fields)
+/// and the problem's detail.
+#[derive(Default)]
+pub(crate) struct Entered {
+    pub(crate) values: Vec<(String, String)>,
+    pub(crate) errors: Vec<crate::error::FieldError>,
+    pub(crate) problem: Option<String>,
+}
+
+impl Entered {
+    /// The value entered in `name` ("" when none).
+    pub(crate) fn value(&self, name: &str) -> &str {
+        self.values
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// The form's `names` as entered in `form`, with `err`'s problem (a 422
+    /// or a 409; anything else is the error page), each error's field
+    /// renamed by `field`.
+    pub(crate) fn refused(
+        form: &super::FormData,
+        names: &[String],
+        err: ApiError,
+        field: impl Fn(&str) -> String,
+    ) -> Result<(Entered, actix_web::http::StatusCode), WebError> {
+        use actix_web::ResponseError as _;
+        if !matches!(err, ApiError::Validation(_) | ApiError::RuleConflict(_)) {
+            return Err(err.into());
+        }
+        let problem = err.to_problem();
+        let entered = Entered {
+            values: names
+                .iter()
+                .map(|n| (n.clone(), form.shown(n).to_owned()))
+                .collect(),
+            errors: problem
+                .errors
+                .iter()
+                .map(|e| crate::error::FieldError {
+                    field: field(&e.field),
+                    ..e.clone()
+                })
+                .collect(),
+            problem: Some(problem.detail),
+        };
+        Ok((entered, err.status_code()))
+    }
 }
 
 /// Words for a stored snake_case name (`marketing_projects` → `marketing projects`).
