@@ -8,7 +8,7 @@ mod access_log;
 mod api_clients;
 mod disclosures;
 mod grants;
-mod members;
+pub mod members;
 
 use serde_json::Value;
 

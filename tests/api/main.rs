@@ -37,4 +37,5 @@ mod web_browser;
 mod web_clerk;
 mod web_operator;
 mod web_zone;
+mod web_zone_more;
 mod zones;

@@ -11,7 +11,8 @@ use super::{CLERK, COMMISSION, HAYWARD_CLERK, ZONE_ADMIN, assert_invalid, assert
 use crate::helpers::{TestApp, assert_problem, spawn_demo_app};
 
 const INVITATIONS: &str = "/v1/zones/marquette-county/invitations";
-const PASSWORD: &str = "Westfield clerk pass 2026";
+/// The password of the clerk-treasurers [`municipality_with_clerk`] creates.
+pub const PASSWORD: &str = "Westfield clerk pass 2026";
 
 fn first_of_this_month() -> NaiveDate {
     // The zone and its members date by their own calendar (America/Chicago).
