@@ -36,5 +36,6 @@ mod web;
 mod web_browser;
 mod web_clerk;
 mod web_operator;
+mod web_operator_more;
 mod web_zone;
 mod zones;
