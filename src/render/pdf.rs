@@ -20,10 +20,10 @@ use pdf_writer::{Content, Date, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use super::widths::{encode, text_width, wrap};
 use crate::domain::notice::NoticeDraft;
 
-const PAGE_W: f32 = 612.0;
+pub(super) const PAGE_W: f32 = 612.0;
 const PAGE_H: f32 = 792.0;
-const MARGIN: f32 = 72.0;
-const TEXT_W: f32 = PAGE_W - 2.0 * MARGIN;
+pub(super) const MARGIN: f32 = 72.0;
+pub(super) const TEXT_W: f32 = PAGE_W - 2.0 * MARGIN;
 /// Lowest baseline of the body (the footer sits below it).
 const BOTTOM: f32 = MARGIN + 24.0;
 const REGULAR: Name<'static> = Name(b"F1");
@@ -38,14 +38,15 @@ pub struct NoticeHeader<'a> {
     pub notice_id: &'a str,
 }
 
-/// Lays text out top to bottom, page after page.
-struct Layout {
-    pages: Vec<Content>,
+/// Lays text out top to bottom, page after page (the notices' and the
+/// statement's, `render::statement`).
+pub(super) struct Layout {
+    pub(super) pages: Vec<Content>,
     y: f32,
 }
 
 impl Layout {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Layout {
             pages: vec![Content::new()],
             y: PAGE_H - MARGIN,
@@ -57,14 +58,14 @@ impl Layout {
     }
 
     /// Room for `height` more points, or a new page.
-    fn need(&mut self, height: f32) {
+    pub(super) fn need(&mut self, height: f32) {
         if self.y - height < BOTTOM {
             self.pages.push(Content::new());
             self.y = PAGE_H - MARGIN;
         }
     }
 
-    fn text_at(&mut self, x: f32, y: f32, text: &str, size: f32, bold: bool) {
+    pub(super) fn text_at(&mut self, x: f32, y: f32, text: &str, size: f32, bold: bool) {
         let bytes = encode(text);
         let page = self.page();
         page.begin_text();
@@ -75,7 +76,7 @@ impl Layout {
     }
 
     /// One line at the left margin (plus `indent`), moving down.
-    fn line(&mut self, text: &str, size: f32, bold: bool, indent: f32) {
+    pub(super) fn line(&mut self, text: &str, size: f32, bold: bool, indent: f32) {
         let leading = size * 1.35;
         self.need(leading);
         self.y -= leading;
@@ -84,17 +85,17 @@ impl Layout {
     }
 
     /// A paragraph wrapped to the text width (less `indent`).
-    fn paragraph(&mut self, text: &str, size: f32, bold: bool, indent: f32) {
+    pub(super) fn paragraph(&mut self, text: &str, size: f32, bold: bool, indent: f32) {
         for l in wrap(text, size, bold, TEXT_W - indent) {
             self.line(&l, size, bold, indent);
         }
     }
 
-    fn gap(&mut self, points: f32) {
+    pub(super) fn gap(&mut self, points: f32) {
         self.y -= points;
     }
 
-    fn rule(&mut self) {
+    pub(super) fn rule(&mut self) {
         self.need(4.0);
         self.y -= 4.0;
         let y = self.y;
@@ -105,8 +106,26 @@ impl Layout {
         page.stroke();
     }
 
+    /// One line of cells in 9.5 pt: each `(text, x, right)` starts `x`
+    /// points from the left margin, or ends there when `right`.
+    pub(super) fn cells(&mut self, cells: &[(&str, f32, bool)], bold: bool) {
+        let size = 9.5;
+        let leading = size * 1.35;
+        self.need(leading);
+        self.y -= leading;
+        let y = self.y;
+        for (text, x, right) in cells {
+            let x = if *right {
+                MARGIN + x - text_width(text, size, bold)
+            } else {
+                MARGIN + x
+            };
+            self.text_at(x, y, text, size, bold);
+        }
+    }
+
     /// A table row: label (wrapped), period, amount right-aligned.
-    fn row(&mut self, label: &str, period: &str, amount: &str, bold: bool) {
+    pub(super) fn row(&mut self, label: &str, period: &str, amount: &str, bold: bool) {
         let size = 10.0;
         let label_w = TEXT_W * 0.6;
         let period_x = MARGIN + TEXT_W * 0.62;
@@ -167,28 +186,53 @@ pub fn notice_pdf(header: NoticeHeader<'_>, draft: &NoticeDraft) -> Vec<u8> {
         || "none (this notice posts no journal)".to_owned(),
         str::to_owned,
     );
-    let total = l.pages.len();
-    let footers: Vec<String> = (1..=total)
-        .map(|n| {
-            format!(
-                "Notice {} | Ledger journal {journal} | Page {n} of {total}",
-                header.notice_id
-            )
-        })
-        .collect();
-    for (page, footer) in l.pages.iter_mut().zip(&footers) {
-        let bytes = encode(footer);
-        page.begin_text();
-        page.set_font(REGULAR, 8.0);
-        page.next_line(MARGIN, MARGIN);
-        page.show(Str(&bytes));
-        page.end_text();
+    let footer = |n: usize, total: usize| {
+        format!(
+            "Notice {} | Ledger journal {journal} | Page {n} of {total}",
+            header.notice_id
+        )
+    };
+    l.footers(footer);
+    write(
+        &DocumentInfo {
+            title: &draft.title,
+            author: header.municipality,
+            subject: &format!("Notice {}", header.notice_id),
+            date: draft.issued_on,
+        },
+        l.pages,
+    )
+}
+
+/// What the document's information dictionary says.
+pub(super) struct DocumentInfo<'a> {
+    /// Its title.
+    pub title: &'a str,
+    /// Its author (the municipality).
+    pub author: &'a str,
+    /// Its subject.
+    pub subject: &'a str,
+    /// Its date (the content's, never the clock's).
+    pub date: chrono::NaiveDate,
+}
+
+impl Layout {
+    /// The footer `text(page, pages)` at the bottom of every page.
+    pub(super) fn footers(&mut self, text: impl Fn(usize, usize) -> String) {
+        let total = self.pages.len();
+        for (i, page) in self.pages.iter_mut().enumerate() {
+            let bytes = encode(&text(i + 1, total));
+            page.begin_text();
+            page.set_font(REGULAR, 8.0);
+            page.next_line(MARGIN, MARGIN);
+            page.show(Str(&bytes));
+            page.end_text();
+        }
     }
-    write(header, draft, l.pages)
 }
 
 /// The document's objects: catalog, page tree, info, two fonts, the pages.
-fn write(header: NoticeHeader<'_>, draft: &NoticeDraft, pages: Vec<Content>) -> Vec<u8> {
+pub(super) fn write(info_of: &DocumentInfo<'_>, pages: Vec<Content>) -> Vec<u8> {
     let catalog = Ref::new(1);
     let tree = Ref::new(2);
     let info = Ref::new(3);
@@ -203,11 +247,11 @@ fn write(header: NoticeHeader<'_>, draft: &NoticeDraft, pages: Vec<Content>) -> 
         .count(pages.len() as i32);
     {
         use chrono::Datelike;
-        let d = draft.issued_on;
+        let d = info_of.date;
         let mut i = pdf.document_info(info);
-        i.title(TextStr(&draft.title));
-        i.author(TextStr(header.municipality));
-        i.subject(TextStr(&format!("Notice {}", header.notice_id)));
+        i.title(TextStr(info_of.title));
+        i.author(TextStr(info_of.author));
+        i.subject(TextStr(info_of.subject));
         i.producer(TextStr("roomtax"));
         i.creation_date(
             Date::new(d.year().clamp(0, 9999) as u16)

@@ -36,6 +36,7 @@ pub mod charts;
 pub mod clerk;
 pub mod errors;
 pub mod layout;
+pub mod multipart;
 pub mod operator;
 pub mod places;
 pub mod public;

@@ -10,7 +10,9 @@
 //! goes straight to it; with several, picks one from the list. An operator's
 //! home shows what is due and when for its own payors only
 //! (`usecases::returns::reading::payor_obligations`, which writes each read to
-//! the access log, as the API's `GET .../obligations` does).
+//! the access log, as the API's `GET .../obligations` does), with a link to
+//! ask for an extension where `usecases::returns::extensions::askable`
+//! offers one.
 
 use actix_web::{HttpResponse, http::StatusCode, web};
 use chrono::{Datelike, NaiveDate};
@@ -22,10 +24,11 @@ use crate::{
     app::AppState,
     auth::Role,
     db,
+    domain::Period,
     domain::obligations::{DueRange, Obligation},
     error::ApiError,
     tenancy::Subject,
-    usecases::returns::reading,
+    usecases::returns::{extensions, reading},
 };
 
 fn caller_of(visit: &Visit) -> Result<crate::api::caller::Authenticated, WebError> {
@@ -136,6 +139,7 @@ pub async fn municipality(
     let slug = path.into_inner();
     let here = InMunicipality::new(caller_of(&visit)?, slug.clone());
     let today = state.clock.today();
+    let now = state.clock.now();
     let (name, roles, due) = here
         .write(
             &state,
@@ -145,11 +149,17 @@ pub async fn municipality(
                       municipality,
                   }| {
                 let roles = ctx.require_presence()?;
-                let mut due: Vec<(String, Vec<Obligation>)> = Vec::new();
+                let mut due: Vec<(String, Vec<Obligation>, Vec<Period>)> = Vec::new();
                 for payor in ctx.own_payors() {
                     let items =
                         reading::payor_obligations(conn, &ctx, &payor, this_year(today), today)?;
-                    due.push((payor, items));
+                    let open: Vec<Period> = items
+                        .iter()
+                        .filter(|o| o.return_id.is_none())
+                        .map(|o| o.period)
+                        .collect();
+                    let askable = extensions::askable(conn, &ctx, &payor, &open, now)?;
+                    due.push((payor, items, askable));
                 }
                 Ok((municipality.name, roles, due))
             },
@@ -166,9 +176,10 @@ pub async fn municipality(
             p.lead { a href=(format!("/app/m/{slug}/clerk")) { "The clerk-treasurer's dashboard" }
                 " (returns, payors, payments, statements, delinquencies)" }
         }
-        @for (payor, items) in &due {
+        @for (payor, items, askable) in &due {
             h2 { "What is due in " (today.year()) }
-            p { a href=(format!("{}/account", operator::payor_path(&slug, payor))) { "Statement of account" } }
+            p { a href=(format!("{}/account", operator::payor_path(&slug, payor))) { "Statement of account" } " · "
+                a href=(format!("{}/extensions", operator::payor_path(&slug, payor))) { "Extensions of the time to file" } }
             table {
                 caption { "Returns of payor " code { (payor) } }
                 thead { tr { th scope="col" { "Return" } th scope="col" { "Due" } th scope="col" { "File by" } th scope="col" { "Status" } th scope="col" { "Filed" } th scope="col" { "Action" } } }
@@ -179,7 +190,7 @@ pub async fn municipality(
                         td { (o.filing_due_date) }
                         td { (o.status.as_str().replace('_', " ")) }
                         td { @if let Some(d) = o.filed_on { (d) } @else { "—" } }
-                        td { (operator::row_actions(&visit, &slug, payor, o, today)) }
+                        td { (operator::row_actions(&visit, &slug, payor, o, today, askable)) }
                     }
                 } }
             }

@@ -36,6 +36,7 @@ mod web;
 mod web_browser;
 mod web_clerk;
 mod web_operator;
+mod web_operator_more;
 mod web_zone;
 mod web_zone_more;
 mod zones;

@@ -152,6 +152,42 @@ impl<'a> Browser<'a> {
         self.keep(res).await
     }
 
+    /// Post a `multipart/form-data` form: parts of `(name, content type, bytes)`
+    /// (a content type makes the part a file field).
+    pub async fn post_multipart(
+        &mut self,
+        path: &str,
+        parts: &[(&str, Option<&str>, &[u8])],
+    ) -> Page {
+        let boundary = "roomtaxTestBoundary7";
+        let mut body = Vec::new();
+        for (name, content_type, bytes) in parts {
+            body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+            match content_type {
+                Some(t) => body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"doc\"\r\nContent-Type: {t}\r\n\r\n").as_bytes(),
+                ),
+                None => body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
+                ),
+            }
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let res = self
+            .request(reqwest::Method::POST, path)
+            .header(
+                header::CONTENT_TYPE,
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        self.keep(res).await
+    }
+
     /// Sign in through the form; the session cookie's `Set-Cookie` header.
     pub async fn sign_in(&mut self, email: &str) -> String {
         let form = self.get("/app/sign-in").await;

@@ -46,38 +46,6 @@ fn html_unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
-impl Browser<'_> {
-    async fn post_multipart(&mut self, path: &str, parts: &[(&str, Option<&str>, &[u8])]) -> Page {
-        let boundary = "roomtaxTestBoundary7";
-        let mut body = Vec::new();
-        for (name, content_type, bytes) in parts {
-            body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-            match content_type {
-                Some(t) => body.extend_from_slice(
-                    format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"doc\"\r\nContent-Type: {t}\r\n\r\n").as_bytes(),
-                ),
-                None => body.extend_from_slice(
-                    format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
-                ),
-            }
-            body.extend_from_slice(bytes);
-            body.extend_from_slice(b"\r\n");
-        }
-        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-        let res = self
-            .request(reqwest::Method::POST, path)
-            .header(
-                header::CONTENT_TYPE,
-                format!("multipart/form-data; boundary={boundary}"),
-            )
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        self.keep(res).await
-    }
-}
-
 fn owned(fields: &[(&str, &str)]) -> Vec<(String, String)> {
     fields
         .iter()

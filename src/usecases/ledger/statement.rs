@@ -18,7 +18,9 @@
 //!   fraud findings) whose charges the components include;
 //! - refunds of credit paid out by then, with their interest (`refunds`);
 //! - the security deposit held on the date (`security_deposit`: received
-//!   less applied and returned; not deducted from the balance).
+//!   less applied and returned; not deducted from the balance);
+//! - [`document`]: the same statement as a PDF (`render::statement`, the
+//!   notices' renderer), its rows the page's.
 
 use chrono::NaiveDate;
 
@@ -32,6 +34,7 @@ use crate::{
         registry::Invalid,
     },
     error::{ApiError, FieldError},
+    render::statement::{StatementDocument, StatementLine, StatementPaymentLine, statement_pdf},
     tenancy::MunicipalityContext,
     usecases::{payors::Actor, returns::PayorTerms},
 };
@@ -147,6 +150,112 @@ pub fn statement(
         payor_id,
     )?;
     Ok(statement)
+}
+
+/// The payor's statement as of `as_of` (read as [`statement`] reads it:
+/// authorised and logged) with its PDF document, rendered by
+/// `render::statement` from the statement's own figures: the same rows as
+/// the page and the CSV (each component charged, paid and its balance; the
+/// interest accrued; each period's total), the same totals, the payments.
+pub fn document(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    as_of: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<(Statement, Vec<u8>), ApiError> {
+    let s = statement(conn, ctx, payor_id, as_of, today)?;
+    let payor =
+        db::payors::get(conn, ctx.municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
+    let municipality = db::notices::municipality_name(conn, ctx.municipality_id)?;
+    let bytes = statement_pdf(&document_of(&s, municipality, &payor));
+    Ok((s, bytes))
+}
+
+/// What the PDF shows of `s`.
+fn document_of(
+    s: &Statement,
+    municipality: String,
+    payor: &crate::db::models::PayorRow,
+) -> StatementDocument {
+    let mut lines = Vec::new();
+    for p in &s.periods {
+        let period = p.period.to_string();
+        let due = p.due_date.map_or_else(|| "-".to_owned(), |d| d.to_string());
+        let line = |what: String, charged: Money, paid: Money, balance: Money, total: bool| {
+            StatementLine {
+                period: period.clone(),
+                due: if total { String::new() } else { due.clone() },
+                what,
+                charged,
+                paid,
+                balance,
+                total,
+            }
+        };
+        for (c, b) in &p.components {
+            lines.push(line(
+                c.as_str().replace('_', " "),
+                b.charged,
+                b.paid,
+                b.balance(),
+                false,
+            ));
+        }
+        if !p.accrued().is_zero() {
+            lines.push(StatementLine {
+                due: "-".into(),
+                ..line(
+                    "interest accrued (not posted)".into(),
+                    p.accrued(),
+                    Money::from_cents(0),
+                    p.accrued(),
+                    false,
+                )
+            });
+        }
+        lines.push(line(
+            "period balance".into(),
+            p.charged(),
+            p.paid(),
+            p.balance(),
+            true,
+        ));
+    }
+    let sum = |f: fn(&StatementPeriod) -> Money| s.periods.iter().map(f).sum::<Money>();
+    let mut notes = Vec::new();
+    if !s.security_deposit.is_zero() {
+        notes.push(format!(
+            "Security deposit held: ${} (not deducted from the balance).",
+            s.security_deposit
+        ));
+    }
+    StatementDocument {
+        municipality,
+        payor_id: s.payor_id.clone(),
+        addressee: vec![payor.legal_name.clone(), payor.mailing_address.clone()],
+        as_of: s.as_of,
+        lines,
+        totals: vec![
+            ("Balance".into(), s.balance()),
+            ("Charged".into(), sum(StatementPeriod::charged)),
+            ("Paid".into(), sum(StatementPeriod::paid)),
+            ("Interest accrued".into(), sum(StatementPeriod::accrued)),
+            ("Credit held".into(), s.credit),
+        ],
+        payments: s
+            .payments
+            .iter()
+            .map(|p| StatementPaymentLine {
+                received_on: p.row.received_on,
+                method: p.row.method.clone(),
+                reference: p.row.reference.clone(),
+                amount: Money::from_cents(p.row.amount_cents),
+                reversed_on: p.reversed_on,
+            })
+            .collect(),
+        notes,
+    }
 }
 
 /// The payor's statement as of `as_of`, computed: no authorisation and no

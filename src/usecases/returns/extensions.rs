@@ -35,11 +35,11 @@ use crate::{
         },
     },
     domain::{
-        Period, PolicyHistory,
+        DomainError, Period, PolicyHistory,
         clock::local_date,
         extension::{
             ExtensionDecision, ExtensionRequest, ExtensionStatus, ExtensionWindow,
-            check_asked_in_time, check_granted_in_time, grant, refuse, window,
+            check_asked_in_time, check_granted_in_time, extension_limit, grant, refuse, window,
         },
         returns::check_annual_period,
     },
@@ -127,23 +127,15 @@ pub fn request(
     ctx.return_filer(payor_id)?;
     let terms = PayorTerms::load(conn, ctx.municipality_id, payor_id)?;
     let asked = ExtensionRequest::new(&terms.history, period, reason)?;
-    check_asked_in_time(&terms.history, &period, local_date(now))?;
-    if let Some(policy) = terms.history.for_period(&period) {
-        check_annual_period(&period, terms.election, policy)?;
-    }
-    refuse_if_filed(
+    let requests = db::returns::extensions::of_payor(conn, ctx.municipality_id, payor_id)?;
+    open_to_ask(
         conn,
         ctx.municipality_id,
-        payor_id,
+        &terms,
         &period,
-        "there is no time to file left to extend",
+        local_date(now),
+        &requests,
     )?;
-    if let Some(open) = db::returns::extensions::of_payor(conn, ctx.municipality_id, payor_id)?
-        .into_iter()
-        .find(|e| e.period == period.to_string() && e.status != "refused")
-    {
-        return Err(already_open(&open));
-    }
     let row = ExtensionRow {
         municipality_id: ctx.municipality_id,
         id: db::identity::new_id(),
@@ -167,6 +159,75 @@ pub fn request(
     })?;
     Actor::of(ctx)?.log_write(conn, ctx, RECORD, &row.id, "create")?;
     record_of(&terms.history, row)
+}
+
+/// Whether an extension of `period` may be asked on `today` (every check of
+/// [`request`] but the reason's): the policy has extensions, the period has
+/// begun and its extension's limit is not past, an annual period is of the
+/// payor's election, its return is not on file and no request of it is open
+/// among `requests` (the payor's).
+fn open_to_ask(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    terms: &PayorTerms,
+    period: &Period,
+    today: NaiveDate,
+    requests: &[ExtensionRow],
+) -> Result<(), ApiError> {
+    let policy = terms
+        .history
+        .for_period(period)
+        .ok_or(DomainError::NoPolicy {
+            date: period.last_day(),
+        })?;
+    extension_limit(policy)?;
+    check_asked_in_time(&terms.history, period, today)?;
+    check_annual_period(period, terms.election, policy)?;
+    refuse_if_filed(
+        conn,
+        municipality_id,
+        &terms.payor.id,
+        period,
+        "there is no time to file left to extend",
+    )?;
+    if let Some(open) = requests
+        .iter()
+        .find(|e| e.period == period.to_string() && e.status != "refused")
+    {
+        return Err(already_open(open));
+    }
+    Ok(())
+}
+
+/// The periods among `periods` for which the payor may ask for an extension
+/// at `now` (whoever files for it; anyone else 404): where [`request`] would
+/// take a request with a good reason. The portal offers the request there.
+pub fn askable(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    payor_id: &str,
+    periods: &[Period],
+    now: DateTime<Utc>,
+) -> Result<Vec<Period>, ApiError> {
+    ctx.return_filer(payor_id)?;
+    let terms = PayorTerms::load(conn, ctx.municipality_id, payor_id)?;
+    let requests = db::returns::extensions::of_payor(conn, ctx.municipality_id, payor_id)?;
+    let mut open = Vec::new();
+    for period in periods {
+        match open_to_ask(
+            conn,
+            ctx.municipality_id,
+            &terms,
+            period,
+            local_date(now),
+            &requests,
+        ) {
+            Ok(()) => open.push(*period),
+            Err(ApiError::Validation(_) | ApiError::RuleConflict(_)) => {}
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(open)
 }
 
 /// What the clerk-treasurer decides.

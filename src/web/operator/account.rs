@@ -1,4 +1,5 @@
-//! `GET /app/m/{m}/payors/{payor}/account[?as_of=]` and `.../account.csv`:
+//! `GET /app/m/{m}/payors/{payor}/account[?as_of=]`, `.../account.csv` and
+//! `.../account.pdf`:
 //! the payor's statement of account, on screen (printable: the print
 //! stylesheet hides the navigation and the buttons) and as the API's CSV.
 //!
@@ -8,7 +9,10 @@
 //! `GET .../account` does) with the API's own query parsing
 //! (`api::payments::statement::AccountParams`) and its shaping
 //! (`api::payments::Account`, `account_csv`), so the page, the CSV and the
-//! JSON show the same figures. A PDF of the statement is not offered yet.
+//! JSON show the same figures. `.../account.pdf` is the same statement as a
+//! PDF: `statement::document` (the same read, logged the same way) renders
+//! the statement's own rows with the notices' renderer (`render`), so its
+//! figures are the page's.
 
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, http::header, web};
 use maud::html;
@@ -67,7 +71,8 @@ pub async fn page(
             (layout::Field { kind: "date", ..layout::Field::text("as_of", "As of", &a.as_of.to_string()) }.render(&[]))
             button type="submit" { "Show" }
         }
-        p.no-print { a href=(csv) download { "Download as CSV" } " · " a href=(format!("{}/notices", payor_path(&slug, &payor))) { "Notices" } " · print this page for a paper copy." }
+        p.no-print { a href=(csv) download { "Download as CSV" } " · "
+            a #statement-pdf href=(format!("{}/account.pdf?as_of={}", payor_path(&slug, &payor), a.as_of)) download { "Download as PDF" } " · " a href=(format!("{}/notices", payor_path(&slug, &payor))) { "Notices" } " · print this page for a paper copy." }
         table #periods {
             caption { "By period" }
             thead { tr { th scope="col" { "Period" } th scope="col" { "Due" } th scope="col" { "Component" }
@@ -120,4 +125,30 @@ pub async fn csv(
             format!("attachment; filename=\"account-{}.csv\"", a.as_of),
         ))
         .body(account_csv(&a)))
+}
+
+/// `GET .../account.pdf`: the same statement as a PDF document.
+pub async fn pdf(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    visit: Visit,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (slug, payor) = path.into_inner();
+    let params: AccountParams = parse_query(req.query_string())?;
+    let today = state.clock.today();
+    let (s, bytes) = InMunicipality::new(caller_of(&visit)?, slug)
+        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+            statement::document(conn, &ctx, &payor, params.as_of, today)
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type(crate::usecases::notices::PDF)
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"account-{}.pdf\"", s.as_of),
+        ))
+        .body(bytes))
 }

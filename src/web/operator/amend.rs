@@ -34,7 +34,8 @@ pub async fn submit(
 ) -> Result<HttpResponse, WebError> {
     let form = FormData::checked(&visit, &body)?;
     let (slug, payor, return_id) = path.into_inner();
-    let (record, codes) = filed::load(&state, &visit, &slug, &payor, &return_id).await?;
+    let (record, codes, items) = filed::load(&state, &visit, &slug, &payor, &return_id).await?;
+    let uploads = super::attachments::Uploads::listed(items);
     let period = record.period()?;
     let mut f = ReturnForm::posted(codes, &form);
     let version: Option<i64> = form.get("version").and_then(|v| v.parse().ok());
@@ -95,7 +96,7 @@ pub async fn submit(
                 layout::page(
                     &visit,
                     "Amend",
-                    filed::page(&visit, &slug, &payor, &record, &f),
+                    filed::page(&visit, &slug, &payor, &record, &f, &uploads),
                 ),
             ))
         }
@@ -107,7 +108,7 @@ pub async fn submit(
                 layout::page(
                     &visit,
                     "Amend",
-                    filed::page(&visit, &slug, &payor, &record, &f),
+                    filed::page(&visit, &slug, &payor, &record, &f, &uploads),
                 ),
             ))
         }

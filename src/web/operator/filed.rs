@@ -5,19 +5,27 @@
 //! API's `GET .../versions`: who may read the payor's returns, 404 for
 //! anyone else; each version shown written to the access log). Shows the
 //! figures of the version in force with the late filing fee and interest
-//! when the return was late, and what an attachment still lacks. The amend
+//! when the return was late, what an attachment still lacks, the documents
+//! attached with the form to attach one (`attachments`). The amend
 //! form is prefilled with the version in force and carries its number (the
 //! API's `If-Match`) and an idempotency key.
 
 use actix_web::{HttpResponse, http::StatusCode, web};
 use maud::{Markup, html};
 
-use super::{ReturnForm, assessment_table, caller_of, file::attestation, new_key, payor_path};
+use super::{
+    ReturnForm, assessment_table,
+    attachments::{self, Uploads},
+    caller_of,
+    file::attestation,
+    new_key, payor_path,
+};
 use crate::{
     api::caller::{InMunicipality, MunicipalUnit},
     app::AppState,
+    db::returns::rows::AttachmentMeta,
     domain::Money,
-    usecases::returns::{ReturnRecord, filing, reading},
+    usecases::returns::{self, ReturnRecord, filing, reading},
     web::{WebError, layout, render, session::Visit},
 };
 
@@ -50,14 +58,15 @@ pub(crate) fn values_of(record: &ReturnRecord) -> Vec<(String, String)> {
     values
 }
 
-/// Read the return (logged) and the exemption codes of its period.
+/// Read the return (logged), the exemption codes of its period and its
+/// attachments (logged).
 pub(crate) async fn load(
     state: &AppState,
     visit: &Visit,
     slug: &str,
     payor: &str,
     return_id: &str,
-) -> Result<(ReturnRecord, Vec<(String, String)>), WebError> {
+) -> Result<(ReturnRecord, Vec<(String, String)>, Vec<AttachmentMeta>), WebError> {
     let (p, id) = (payor.to_owned(), return_id.to_owned());
     Ok(InMunicipality::new(caller_of(visit)?, slug.to_owned())
         .write(state, move |MunicipalUnit { conn, ctx, .. }| {
@@ -65,7 +74,8 @@ pub(crate) async fn load(
             let period = record.period()?;
             // An operator may amend; a reader who may not file sees no form.
             let codes = filing::exemption_codes(conn, &ctx, &p, &period).unwrap_or_default();
-            Ok((record, codes))
+            let items = returns::attachments::list(conn, &ctx, &p, &id)?;
+            Ok((record, codes, items))
         })
         .await?)
 }
@@ -108,6 +118,7 @@ pub(crate) fn page(
     payor: &str,
     record: &ReturnRecord,
     f: &ReturnForm,
+    uploads: &Uploads,
 ) -> Markup {
     let latest = record.latest();
     let a = &latest.assessed.assessment;
@@ -145,6 +156,7 @@ pub(crate) fn page(
                 }
             } }
         }
+        (attachments::section(visit, slug, payor, &record.header.id, &record.missing_attachments, uploads))
         @if !f.codes.is_empty() || !f.values.is_empty() {
             h2 #amend { "Amend this return" }
             p { "An amendment is a new version; it keeps the original's filing date, fee and lateness. An increase is owed from the original due date with interest; a decrease is a credit." }
@@ -160,12 +172,17 @@ pub async fn show(
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor, return_id) = path.into_inner();
-    let (record, codes) = load(&state, &visit, &slug, &payor, &return_id).await?;
+    let (record, codes, items) = load(&state, &visit, &slug, &payor, &return_id).await?;
     let f = ReturnForm::new(codes, values_of(&record));
+    let uploads = Uploads::listed(items);
     let title = format!("Return {}", record.header.period);
     Ok(render(
         &visit,
         StatusCode::OK,
-        layout::page(&visit, &title, page(&visit, &slug, &payor, &record, &f)),
+        layout::page(
+            &visit,
+            &title,
+            page(&visit, &slug, &payor, &record, &f, &uploads),
+        ),
     ))
 }

@@ -1,6 +1,7 @@
 //! The operator's pages (issue 11 item 3): file a return with the tax
-//! computed as one types, a zero return in one click, amend, and the
-//! statement of account with its CSV, for the operator's own payors.
+//! computed as one types, a zero return in one click, amend, attach the
+//! documents a return needs, ask for more time to file, and the statement
+//! of account with its CSV and PDF, for the operator's own payors.
 //!
 //! Contract:
 //! - every page enters through `api::caller::InMunicipality` with the web
@@ -10,7 +11,11 @@
 //!   `filing::amend_return`, reading `reading::versions` (each version shown
 //!   is written to the access log), the statement
 //!   `usecases::ledger::statement::statement` (logged as `payor_account`),
-//!   the notices `usecases::notices` (their PDFs as sent);
+//!   the notices `usecases::notices` (their PDFs as sent), the statement's
+//!   PDF `usecases::ledger::statement::document` (rendered by `render`, as
+//!   the notices are), a return's attachments
+//!   `usecases::returns::attachments` ([`attachments`]), the payor's
+//!   extension requests `usecases::returns::extensions` ([`extensions`]);
 //!   no rule is written here: the form is turned into the API's own
 //!   [`ReturnFiling`] body by the API's JSON parser, so a field is refused
 //!   exactly as `POST .../returns` refuses it, and its problem appears next
@@ -21,12 +26,15 @@
 //!   field and go through `api::idempotency` as the API's `Idempotency-Key`
 //!   does: a double submit of one rendered form files once and lands on the
 //!   same return;
-//! - every POST checks its CSRF token first ([`FormData::checked`]) and
+//! - every POST checks its CSRF token first ([`FormData::checked`], the
+//!   upload's `web::multipart::Multipart::checked`) and
 //!   answers `303 See Other` on success; every page works without
 //!   JavaScript (the live preview is htmx on top of a "Preview" button).
 
 pub mod account;
 pub mod amend;
+pub mod attachments;
+pub mod extensions;
 pub mod file;
 pub mod filed;
 pub mod notices;
@@ -70,8 +78,26 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         &format!("{base}/filed/{{return_id}}/amend"),
         web::post().to(amend::submit),
     )
+    .service(
+        web::resource(format!("{base}/filed/{{return_id}}/attachments"))
+            .app_data(web::PayloadConfig::new(crate::web::multipart::MAX_BODY))
+            .route(web::post().to(attachments::upload)),
+    )
+    .route(
+        &format!("{base}/filed/{{return_id}}/attachments/{{attachment}}"),
+        web::get().to(attachments::download),
+    )
+    .route(
+        &format!("{base}/extensions"),
+        web::get().to(extensions::list),
+    )
+    .route(
+        &format!("{base}/extensions"),
+        web::post().to(extensions::request),
+    )
     .route(&format!("{base}/account"), web::get().to(account::page))
     .route(&format!("{base}/account.csv"), web::get().to(account::csv))
+    .route(&format!("{base}/account.pdf"), web::get().to(account::pdf))
     .route(&format!("{base}/notices"), web::get().to(notices::list))
     .route(
         &format!("{base}/notices/{{notice}}/document"),
@@ -81,23 +107,35 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// What an operator can do from an obligation row of its home: see the
 /// return on file, or file it (and a zero return in one click) once its
-/// period has ended.
+/// period has ended; and ask for more time where `askable` (the periods
+/// `usecases::returns::extensions::askable` offers) has its period.
 pub fn row_actions(
     visit: &Visit,
     slug: &str,
     payor: &str,
     o: &crate::domain::obligations::Obligation,
     today: chrono::NaiveDate,
+    askable: &[Period],
 ) -> Markup {
     let base = payor_path(slug, payor);
+    let ask = askable.contains(&o.period).then(|| {
+        format!(
+            "{}?period={}",
+            extensions::extensions_path(slug, payor),
+            o.period
+        )
+    });
     html! {
         @if let Some(id) = &o.return_id {
             a href=(format!("{base}/filed/{id}")) { "See the return" span.visually-hidden { " for " (o.period) } }
         } @else if o.period.last_day() <= today {
             a href=(file::file_path(slug, payor, &o.period)) { "File" span.visually-hidden { " the return for " (o.period) } }
             @if o.period.is_quarter() { " " (zero::button(visit, slug, payor, &o.period)) }
-        } @else {
+        } @else if ask.is_none() {
             "—"
+        }
+        @if let Some(ask) = &ask {
+            " " a.ask-extension href=(ask) { "Ask for more time" span.visually-hidden { " to file " (o.period) } }
         }
     }
 }

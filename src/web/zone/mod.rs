@@ -90,7 +90,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/z/{zone}/access-log", web::get().to(log::page))
         .service(
             web::resource("/z/{zone}/expenditures/{report}/attachments")
-                .app_data(web::PayloadConfig::new(upload::MAX_BODY))
+                .app_data(web::PayloadConfig::new(crate::web::multipart::MAX_BODY))
                 .route(web::post().to(upload::attach)),
         )
         .route(

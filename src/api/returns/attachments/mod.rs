@@ -38,6 +38,7 @@ use crate::{
         idempotency::{Idempotency, Reply, raw_body},
     },
     app::AppState,
+    db::returns::rows::AttachmentMeta,
     domain::attachment::{Attachment, AttachmentKind, MediaType},
     error::{ApiError, Problem},
     tenancy::MunicipalityContext,
@@ -219,6 +220,15 @@ pub async fn download(
             attachments::download(conn, &ctx, &payor_id, &return_id, &attachment_id)
         })
         .await?;
+    attachment_response(&meta, bytes)
+}
+
+/// The answer of a download: the bytes with their headers (see the module
+/// doc); the portal's download answers the same (`web::operator::attachments`).
+pub(crate) fn attachment_response(
+    meta: &AttachmentMeta,
+    bytes: Vec<u8>,
+) -> Result<HttpResponse, ApiError> {
     let extension = match MediaType::ALL
         .into_iter()
         .find(|m| m.mime() == meta.content_type)

@@ -121,7 +121,7 @@ pub struct AttachmentList {
 }
 
 /// The refusal the API answers for an upload the domain refused.
-pub(super) fn refusal(err: AttachmentError) -> ApiError {
+pub(crate) fn refusal(err: AttachmentError) -> ApiError {
     match err {
         AttachmentError::TooLarge { limit, .. } => ApiError::PayloadTooLarge { limit },
         other => {
