@@ -19,6 +19,7 @@ use crate::{
     },
     domain::{disclosure::DisclosureTerms, registry::Faults},
     error::ApiError,
+    tenancy::MunicipalityContext,
 };
 
 /// A grant with the payors it covers and its grantee.
@@ -83,6 +84,23 @@ pub fn create(
         payor_ids,
         grantee,
     })
+}
+
+/// Record a grant as the caller in `ctx`, who must be a person (the grant
+/// names who recorded it): what the API's `POST .../disclosures` and the
+/// clerk's disclosures page do once `Action::ManageDisclosures` is allowed.
+pub fn record(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+    terms: DisclosureTerms,
+    now: DateTime<Utc>,
+) -> Result<DisclosureRecord, ApiError> {
+    let created_by = ctx
+        .caller
+        .user_id()
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::Forbidden("only a person records disclosures".into()))?;
+    create(conn, ctx.municipality_id, created_by, terms, now)
 }
 
 /// A page of the municipality's grants, newest first.

@@ -35,6 +35,7 @@ mod vehicle_fee;
 mod web;
 mod web_browser;
 mod web_clerk;
+mod web_clerk_more;
 mod web_operator;
 mod web_operator_more;
 mod web_zone;

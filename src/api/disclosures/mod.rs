@@ -63,17 +63,10 @@ pub async fn create(
         .write_for(
             &state,
             Action::ManageDisclosures,
-            move |MunicipalUnit {
-                      conn,
-                      ctx,
-                      municipality,
-                  }| {
+            move |MunicipalUnit { conn, ctx, .. }| {
                 let ApiJson(body) = body?;
                 let terms = body.terms(now)?;
-                let created_by = ctx.caller.user_id().map(str::to_owned).ok_or_else(|| {
-                    ApiError::Forbidden("only a person records disclosures".into())
-                })?;
-                disclosures::create(conn, municipality.id, created_by, terms, now)
+                disclosures::record(conn, &ctx, terms, now)
             },
         )
         .await?;

@@ -88,7 +88,7 @@ pub struct DisclosureListParams {
 
 impl DisclosureRequest {
     /// The request's own terms, judged (every fault at once).
-    pub(super) fn terms(&self, now: DateTime<Utc>) -> Result<DisclosureTerms, ApiError> {
+    pub fn terms(&self, now: DateTime<Utc>) -> Result<DisclosureTerms, ApiError> {
         Ok(DisclosureTerms::parse(
             DisclosureDraft {
                 reference: &self.reference,

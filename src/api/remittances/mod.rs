@@ -104,7 +104,8 @@ pub struct Remittance {
 }
 
 impl Remittance {
-    fn of(slug: &str, r: &Recorded) -> Remittance {
+    /// The version `r` of the municipality `slug`, as answered.
+    pub fn of(slug: &str, r: &Recorded) -> Remittance {
         let row = &r.row;
         Remittance {
             id: row.id.clone(),

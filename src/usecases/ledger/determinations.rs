@@ -834,6 +834,38 @@ pub fn list(
     Ok(out)
 }
 
+/// Every determination of the municipality, newest first (by the date made,
+/// then the id): the clerk-treasurer's and staff's register of them
+/// (`Action::ReviewReturns`; related roles 403, anyone else 404), each read
+/// logged as [`list`] logs it.
+pub fn of_municipality(
+    conn: &mut DbConn,
+    ctx: &MunicipalityContext,
+) -> Result<Vec<DeterminationRecord>, ApiError> {
+    ctx.require(Action::ReviewReturns)?;
+    let municipality_id = ctx.municipality_id;
+    let basis = ctx.role_basis();
+    let actor = Actor::of(ctx)?;
+    let mut rows = db::determinations::all(conn, municipality_id)?;
+    rows.sort_by(|a, b| {
+        b.determined_on
+            .cmp(&a.determined_on)
+            .then_with(|| b.id.cmp(&a.id))
+    });
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        db::access_log::record(
+            conn,
+            municipality_id,
+            &actor.reader(&basis),
+            "determination",
+            &row.id,
+        )?;
+        out.push(DeterminationRecord::from_row(row)?);
+    }
+    Ok(out)
+}
+
 /// One determination of the payor (404 when there is none), its read logged.
 pub fn get(
     conn: &mut DbConn,

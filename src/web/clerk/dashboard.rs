@@ -25,7 +25,7 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use chrono::NaiveDate;
 use maud::html;
 
-use super::{enter, gate, href, nav, query_value};
+use super::{Menu, enter, gate, href, nav, query_value};
 use crate::{
     api::caller::MunicipalUnit,
     app::AppState,
@@ -105,7 +105,7 @@ pub async fn page(
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let asked = query_value(req.query_string(), "period");
-    let (name, period, figures, remittance) = here
+    let (name, period, figures, remittance, menu) = here
         .write(
             &state,
             move |MunicipalUnit {
@@ -167,7 +167,7 @@ pub async fn page(
                     outstanding: q.as_ref().map(|q| q.outstanding).unwrap_or_default(),
                     preview_share,
                 };
-                Ok((municipality.name, period, f, remittance))
+                Ok((municipality.name, period, f, remittance, Menu::of(&ctx)))
             },
         )
         .await?;
@@ -187,7 +187,7 @@ pub async fn page(
         ("not-yet-due", "Not yet due", figures.not_yet_due),
     ];
     let body = html! {
-        (nav(&slug, ""))
+        (nav(&slug, "", menu))
         h1 { (name) ": " (period) }
         p { "The returns of " (period) " and the room tax received in it, as of " (today) "." }
         p.no-print {

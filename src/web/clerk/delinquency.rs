@@ -14,7 +14,7 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode, http::header, web};
 use chrono::NaiveDate;
 use maud::html;
 
-use super::{enter, gate, href, nav, query_value};
+use super::{Menu, enter, gate, href, nav, query_value};
 use crate::{
     api::{
         caller::MunicipalUnit,
@@ -47,16 +47,19 @@ pub async fn page(
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let as_of = as_of_of(&req);
-    let (as_of, found) = here
+    let ((as_of, found), menu) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
-            delinquency::list(conn, &ctx, as_of?, today)
+            Ok((
+                delinquency::list(conn, &ctx, as_of?, today)?,
+                Menu::of(&ctx),
+            ))
         })
         .await?;
     let assessment = special_assessment(&slug);
     let total: crate::domain::Money = found.iter().map(|d| d.past_due()).sum();
     let body = html! {
-        (nav(&slug, "/delinquencies"))
+        (nav(&slug, "/delinquencies", menu))
         h1 { "Delinquencies as of " (as_of) }
         form.inline.no-print method="get" action=(href(&slug, "/delinquencies")) {
             (layout::Field { kind: "date", ..layout::Field::text("as_of", "As of", &as_of.to_string()) }.render(&[]))

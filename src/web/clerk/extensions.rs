@@ -16,7 +16,7 @@ use actix_web::{HttpResponse, http::StatusCode, web};
 use chrono::NaiveDate;
 use maud::html;
 
-use super::{enter, gate, href, nav};
+use super::{Menu, enter, gate, href, nav};
 use crate::{
     api::caller::MunicipalUnit,
     app::AppState,
@@ -59,7 +59,7 @@ async fn list(
     refused: Option<Refused>,
 ) -> Result<HttpResponse, WebError> {
     let here = enter(visit, slug.clone())?;
-    let (records, may_decide) = here
+    let (records, may_decide, menu) = here
         .write(state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let records = ext::of_municipality(
@@ -70,7 +70,11 @@ async fn list(
                     ..ExtensionQuery::default()
                 },
             )?;
-            Ok((records, ctx.require(Action::DecideExtensions).is_ok()))
+            Ok((
+                records,
+                ctx.require(Action::DecideExtensions).is_ok(),
+                Menu::of(&ctx),
+            ))
         })
         .await?;
     let status = if refused.is_some() {
@@ -79,7 +83,7 @@ async fn list(
         StatusCode::OK
     };
     let body = html! {
-        (nav(&slug, "/extensions"))
+        (nav(&slug, "/extensions", menu))
         h1 { "Extensions of the time to file" }
         @if records.is_empty() {
             p { "No extension has been asked." }

@@ -46,12 +46,14 @@ async fn list(
 ) -> Result<HttpResponse, WebError> {
     let here = enter(visit, slug.clone())?;
     let today = state.clock.today();
-    let (invitations, zones) = here
+    let (invitations, zones, menu) = here
         .read_for(
             state,
             Action::AnswerZoneInvitations,
             move |MunicipalUnit {
-                      conn, municipality, ..
+                      conn,
+                      municipality,
+                      ctx,
                   }| {
                 let invitations = membership::invitations_to(conn, &municipality)?;
                 // The zones it is a member of today (public membership).
@@ -61,12 +63,12 @@ async fn list(
                         zones.extend(db::zones::by_id(conn, m.zone_id)?);
                     }
                 }
-                Ok((invitations, zones))
+                Ok((invitations, zones, super::Menu::of(&ctx)))
             },
         )
         .await?;
     let body = html! {
-        (nav(&slug, "/zone-invitations"))
+        (nav(&slug, "/zone-invitations", menu))
         h1 { "Invitations to join a tourism zone" }
         p { "A zone's invitation takes effect only when you accept it: the municipality becomes a member from the proposed day (never before the first day of the month you accept in). Every member of a zone levies the same rate (Wis. Stat. § 66.0615), and a municipality belongs to one zone at a time." }
         @for z in &zones {

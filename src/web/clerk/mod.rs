@@ -4,7 +4,10 @@
 //! its determinations and notices (the notices' PDFs),
 //! the returns of a period with the missing ones, the delinquency list with
 //! the special-assessment roll, the extensions to decide, the remittances to
-//! the zone, the access log and the users and grants (clerk-treasurer only).
+//! the zone (submitted and their transfers recorded by the clerk-treasurer),
+//! and, for the clerk-treasurer only, the disclosures, the access log and
+//! the users and grants. The navigation ([`nav`]) links only the pages the
+//! caller's role opens ([`Menu`]).
 //!
 //! Contract:
 //! - every page enters the municipality through `api::caller::InMunicipality`
@@ -24,12 +27,16 @@
 
 pub mod dashboard;
 pub mod delinquency;
+pub mod determinations;
+pub mod disclosures;
 pub mod extensions;
 pub mod invitations;
 pub mod log;
 pub mod notices;
+pub mod pager;
 pub mod payment;
 pub mod payors;
+pub mod remittance_submit;
 pub mod remittances;
 pub mod returns;
 pub mod statement;
@@ -40,7 +47,8 @@ use maud::{Markup, html};
 
 use super::{WebError, session::Visit};
 use crate::{
-    api::caller::InMunicipality,
+    api::caller::{InMunicipality, MunicipalUnit},
+    app::AppState,
     error::ApiError,
     tenancy::{Action, MunicipalityContext},
 };
@@ -77,6 +85,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::get().to(notices::page),
         )
         .route(
+            "/m/{municipality}/clerk/payors/{payor}/determinations",
+            web::post().to(notices::make),
+        )
+        .route(
             "/m/{municipality}/clerk/payors/{payor}/notices/{notice}/document",
             web::get().to(notices::document),
         )
@@ -103,6 +115,34 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/m/{municipality}/clerk/remittances",
             web::get().to(remittances::page),
+        )
+        .route(
+            "/m/{municipality}/clerk/remittances/submit",
+            web::get().to(remittance_submit::preview),
+        )
+        .route(
+            "/m/{municipality}/clerk/remittances",
+            web::post().to(remittance_submit::submit),
+        )
+        .route(
+            "/m/{municipality}/clerk/remittances/{remittance}/transfer",
+            web::post().to(remittances::transfer),
+        )
+        .route(
+            "/m/{municipality}/clerk/determinations",
+            web::get().to(determinations::page),
+        )
+        .route(
+            "/m/{municipality}/clerk/disclosures",
+            web::get().to(disclosures::page),
+        )
+        .route(
+            "/m/{municipality}/clerk/disclosures",
+            web::post().to(disclosures::create),
+        )
+        .route(
+            "/m/{municipality}/clerk/disclosures/{disclosure}/revoke",
+            web::post().to(disclosures::revoke),
         )
         .route(
             "/m/{municipality}/clerk/access-log",
@@ -150,28 +190,73 @@ pub fn href(slug: &str, rest: &str) -> String {
     format!("/app/m/{slug}/clerk{rest}")
 }
 
-/// The clerk's navigation between their pages (`current` is marked).
-pub fn nav(slug: &str, current: &str) -> Markup {
+/// What of the clerk's pages the caller may open: what each page's check
+/// (the same `MunicipalityContext::require` the use cases make) would allow,
+/// so that the navigation shows only links that work (staff do not see the
+/// clerk-treasurer's own pages).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Menu {
+    /// `Action::ManageUsers`: users and grants.
+    pub users: bool,
+    /// `Action::ReadAccessLog`: the access log.
+    pub access_log: bool,
+    /// `Action::ManageDisclosures`: disclosures.
+    pub disclosures: bool,
+    /// `Action::AnswerZoneInvitations`: the zone's invitations.
+    pub zone_invitations: bool,
+}
+
+impl Menu {
+    /// The menu of the caller in `ctx`.
+    pub fn of(ctx: &MunicipalityContext) -> Menu {
+        Menu {
+            users: ctx.require(Action::ManageUsers).is_ok(),
+            access_log: ctx.require(Action::ReadAccessLog).is_ok(),
+            disclosures: ctx.require(Action::ManageDisclosures).is_ok(),
+            zone_invitations: ctx.require(Action::AnswerZoneInvitations).is_ok(),
+        }
+    }
+
+    /// The menu of a caller whose request went on without its unit of work
+    /// (a refused form): read in a unit of its own (nothing is logged).
+    pub async fn read(state: &AppState, visit: &Visit, slug: &str) -> Result<Menu, WebError> {
+        Ok(enter(visit, slug.to_owned())?
+            .read(state, |MunicipalUnit { ctx, .. }| Ok(Menu::of(&ctx)))
+            .await?)
+    }
+}
+
+/// The clerk's navigation between their pages (`current` is marked); only
+/// the pages `menu` allows are linked.
+pub fn nav(slug: &str, current: &str, menu: Menu) -> Markup {
     let items = [
-        ("", "Dashboard"),
-        ("/payors", "Payors"),
-        ("/returns", "Returns by period"),
-        ("/delinquencies", "Delinquencies"),
-        ("/extensions", "Extensions"),
-        ("/remittances", "Remittances to the zone"),
-        ("/access-log", "Access log"),
-        ("/users", "Users and grants"),
-        ("/zone-invitations", "Zone invitations"),
+        ("", "Dashboard", true),
+        ("/payors", "Payors", true),
+        ("/returns", "Returns by period", true),
+        ("/delinquencies", "Delinquencies", true),
+        ("/extensions", "Extensions", true),
+        ("/determinations", "Determinations", true),
+        ("/remittances", "Remittances to the zone", true),
+        ("/disclosures", "Disclosures", menu.disclosures),
+        ("/access-log", "Access log", menu.access_log),
+        ("/users", "Users and grants", menu.users),
+        (
+            "/zone-invitations",
+            "Zone invitations",
+            menu.zone_invitations,
+        ),
     ];
     html! {
         nav.clerk aria-label="Clerk-treasurer" {
             ul {
-                @for (rest, label) in items {
-                    li {
-                        @if rest == current {
-                            a href=(href(slug, rest)) aria-current="page" { (label) }
-                        } @else {
-                            a href=(href(slug, rest)) { (label) }
+                @for (rest, label, shown) in items {
+                    @if shown {
+                        li {
+                            @if rest == current {
+                                a href=(href(slug, rest)) aria-current="page" { (label) }
+                            } @else {
+                                a href=(href(slug, rest)) { (label) }
+                            }
                         }
                     }
                 }

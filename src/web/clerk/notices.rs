@@ -1,6 +1,9 @@
 //! `GET /app/m/{municipality}/clerk/payors/{payor}/notices` (the payor's
-//! determinations and written notices) and
-//! `GET .../notices/{notice}/document` (a notice's PDF, as sent).
+//! determinations, each with its letter, and written notices; for the
+//! clerk-treasurer the form to make a determination),
+//! `POST .../payors/{payor}/determinations` (make one) and
+//! `GET .../notices/{notice}/document` (a notice's PDF, as sent: a
+//! determination's letter is its notice).
 //!
 //! Contract: `usecases::ledger::determinations::list` and
 //! `usecases::notices::list` (the API's `GET .../determinations` and
@@ -8,22 +11,220 @@
 //! logged there), after [`super::gate`]; the PDF is `notices::document`
 //! (the API's `GET .../notices/{notice}/document`, logged `notice`) sent as
 //! the API sends it (`api::notices::pdf_response`). At most [`PAGE`]
-//! notices, newest first.
+//! notices, newest first. Making is the API's
+//! `POST .../determinations`: the same use case
+//! (`determinations::make`), the same check first
+//! (`Action::MakeDeterminations`: the clerk-treasurer only, a person; staff
+//! see no form and get the API's 403; anyone else 404) and the same
+//! idempotency (a hidden key, as the payment form: a second submit answers
+//! the first determination); the CSRF token is checked before anything
+//! else; a refused form is the page again (422) with each problem next to
+//! its field; success is a `303 See Other` to the page, at the new
+//! determination, whose letter (its notice's PDF) is linked on its row.
 
-use actix_web::{HttpResponse, http::StatusCode, web};
-use maud::html;
+use actix_web::{HttpResponse, http::StatusCode, http::header, web};
+use chrono::NaiveDate;
+use maud::{Markup, html};
 
-use super::{enter, gate, href, nav};
+use super::{Menu, enter, gate, href, nav};
 use crate::{
-    api::{caller::MunicipalUnit, notices::pdf_response},
+    api::{
+        caller::MunicipalUnit,
+        determinations::{Determination, DeterminationRequest},
+        idempotency::{Idempotency, Reply},
+        notices::pdf_response,
+    },
     app::AppState,
-    domain::Money,
-    usecases::{ledger::determinations, notices},
-    web::{WebError, layout, render, session::Visit},
+    domain::{Money, Period, determination::DeterminationKind, idempotency::canonical_json},
+    error::{ApiError, FieldError},
+    tenancy::Action,
+    usecases::{
+        ledger::determinations::{self, NewDetermination},
+        notices,
+    },
+    web::{
+        FormData, WebError,
+        layout::{self, Field},
+        render, see_other,
+        session::Visit,
+    },
 };
 
 /// Notices listed.
 pub const PAGE: i64 = 200;
+
+/// What the determination form holds (as typed, to show again).
+#[derive(Debug, Clone)]
+pub struct Entered {
+    kind: String,
+    period: String,
+    determined_on: String,
+    basis: String,
+    gross_receipts: String,
+    exempt_receipts: String,
+    tax_found: String,
+    estimated_receipts: String,
+    key: String,
+}
+
+const FIELDS: [&str; 8] = [
+    "kind",
+    "period",
+    "determined_on",
+    "basis",
+    "gross_receipts",
+    "exempt_receipts",
+    "tax_found",
+    "estimated_receipts",
+];
+
+impl Entered {
+    /// An empty form with a fresh idempotency key.
+    fn new() -> Self {
+        Entered {
+            kind: "office_audit".into(),
+            period: String::new(),
+            determined_on: String::new(),
+            basis: String::new(),
+            gross_receipts: String::new(),
+            exempt_receipts: String::new(),
+            tax_found: String::new(),
+            estimated_receipts: String::new(),
+            key: crate::db::identity::new_id(),
+        }
+    }
+
+    fn of(form: &FormData) -> Self {
+        Entered {
+            kind: form.shown("kind").to_owned(),
+            period: form.shown("period").to_owned(),
+            determined_on: form.shown("determined_on").to_owned(),
+            basis: form.shown("basis").to_owned(),
+            gross_receipts: form.shown("gross_receipts").to_owned(),
+            exempt_receipts: form.shown("exempt_receipts").to_owned(),
+            tax_found: form.shown("tax_found").to_owned(),
+            estimated_receipts: form.shown("estimated_receipts").to_owned(),
+            key: form.shown("idempotency_key").to_owned(),
+        }
+    }
+
+    /// The API's request body, or the problems of each field.
+    fn parse(&self) -> Result<DeterminationRequest, Vec<FieldError>> {
+        let mut faults = Vec::new();
+        let kind = DeterminationKind::parse(self.kind.trim());
+        if kind.is_none() {
+            faults.push(FieldError::new(
+                "kind",
+                "one_of",
+                "choose an office audit, a field audit, a non-filer estimate or fraud",
+            ));
+        }
+        let period = Period::parse(self.period.trim())
+            .map_err(|e| {
+                faults.push(FieldError::new(
+                    "period",
+                    e.rule(),
+                    "enter a quarter such as 2026-Q1",
+                ))
+            })
+            .ok();
+        let determined_on = match self.determined_on.trim() {
+            "" => None,
+            raw => NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+                .map_err(|_| {
+                    faults.push(FieldError::new(
+                        "determined_on",
+                        "date",
+                        "enter the date as YYYY-MM-DD, or leave it blank for today",
+                    ))
+                })
+                .ok(),
+        };
+        let mut amount = |field: &str, raw: &str| match raw.trim() {
+            "" => None,
+            raw => Money::parse(raw)
+                .map_err(|e| {
+                    faults.push(FieldError::new(
+                        field,
+                        "amount",
+                        format!("enter an amount like 1234.50 ({e})"),
+                    ))
+                })
+                .ok(),
+        };
+        let gross_receipts = amount("gross_receipts", &self.gross_receipts);
+        let exempt_receipts = amount("exempt_receipts", &self.exempt_receipts);
+        let tax_found = amount("tax_found", &self.tax_found);
+        let estimated_receipts = amount("estimated_receipts", &self.estimated_receipts);
+        match (kind, period) {
+            (Some(kind), Some(period)) if faults.is_empty() => Ok(DeterminationRequest {
+                kind,
+                period,
+                determined_on,
+                basis: self.basis.clone(),
+                gross_receipts,
+                exempt_receipts,
+                tax_found,
+                estimated_receipts,
+            }),
+            _ => Err(faults),
+        }
+    }
+}
+
+fn action(slug: &str, payor_id: &str) -> String {
+    href(slug, &format!("/payors/{payor_id}/determinations"))
+}
+
+fn page_of(slug: &str, payor_id: &str) -> String {
+    href(slug, &format!("/payors/{payor_id}/notices"))
+}
+
+/// The form to make a determination (the clerk-treasurer's).
+fn form(visit: &Visit, slug: &str, payor_id: &str, e: &Entered, errors: &[FieldError]) -> Markup {
+    let kinds = [
+        ("office_audit", "Office audit (a return on file)"),
+        ("field_audit", "Field audit (a return on file)"),
+        ("non_filer_estimate", "Non-filer estimate (no return filed)"),
+        ("fraud", "Fraud (a false or fraudulent return on file)"),
+    ];
+    let kind_error = layout::error_of(errors, "kind");
+    html! {
+        form.stack.no-print #determination-form method="post" action=(action(slug, payor_id)) novalidate {
+            (layout::csrf_field(visit))
+            input type="hidden" name="idempotency_key" value=(e.key);
+            div.field {
+                label for="kind" { "Kind" }
+                span.error id=(layout::error_id("kind")) { (kind_error.clone().unwrap_or_default()) }
+                select #kind name="kind" aria-describedby=(layout::error_id("kind"))
+                    aria-invalid=[kind_error.is_some().then_some("true")] {
+                    @for (value, label) in kinds {
+                        option value=(value) selected[e.kind == value] { (label) }
+                    }
+                }
+            }
+            (Field { required: true, hint: Some("The calendar quarter determined, e.g. 2026-Q1."),
+                     ..Field::text("period", "Quarter", &e.period) }.render(errors))
+            (Field { kind: "date", hint: Some("Blank: today. Not after today, nor before the payor's latest payment."),
+                     ..Field::text("determined_on", "Determined on", &e.determined_on) }.render(errors))
+            (Field { required: true, hint: Some("The written basis: the records examined, the facts found (up to 4,000 characters)."),
+                     ..Field::text("basis", "Basis", &e.basis) }.render(errors))
+            fieldset {
+                legend { "Audits: the audited receipts, or the tax found" }
+                (Field { inputmode: Some("decimal"), ..Field::text("gross_receipts", "Audited gross receipts", &e.gross_receipts) }.render(errors))
+                (Field { inputmode: Some("decimal"), hint: Some("Blank: 0.00 with gross receipts."),
+                         ..Field::text("exempt_receipts", "Audited exempt receipts", &e.exempt_receipts) }.render(errors))
+                (Field { inputmode: Some("decimal"), hint: Some("Instead of the receipts."),
+                         ..Field::text("tax_found", "Tax found due", &e.tax_found) }.render(errors))
+            }
+            fieldset {
+                legend { "Non-filer estimates" }
+                (Field { inputmode: Some("decimal"), ..Field::text("estimated_receipts", "Estimated gross receipts", &e.estimated_receipts) }.render(errors))
+            }
+            div { button type="submit" { "Make the determination" } }
+        }
+    }
+}
 
 /// `GET .../clerk/payors/{payor}/notices`.
 pub async fn page(
@@ -32,18 +233,41 @@ pub async fn page(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor_id) = path.into_inner();
-    let here = enter(&visit, slug.clone())?;
+    show(&state, &visit, slug, payor_id, Entered::new(), Vec::new()).await
+}
+
+async fn show(
+    state: &AppState,
+    visit: &Visit,
+    slug: String,
+    payor_id: String,
+    entered: Entered,
+    errors: Vec<FieldError>,
+) -> Result<HttpResponse, WebError> {
+    let here = enter(visit, slug.clone())?;
     let id = payor_id.clone();
-    let (made, sent) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+    let (made, sent, menu, may_determine) = here
+        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let made = determinations::list(conn, &ctx, &id)?;
             let sent = notices::list(conn, &ctx, &id, None, PAGE)?;
-            Ok((made, sent))
+            let may = ctx.require(Action::MakeDeterminations).is_ok();
+            Ok((made, sent, Menu::of(&ctx), may))
         })
         .await?;
+    let status = if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let letter = |notice: &str| {
+        href(
+            &slug,
+            &format!("/payors/{payor_id}/notices/{notice}/document"),
+        )
+    };
     let body = html! {
-        (nav(&slug, "/payors"))
+        (nav(&slug, "/payors", menu))
         h1 { "Determinations and notices" }
         p { "Payor " a href=(href(&slug, &format!("/payors/{payor_id}"))) { code { (payor_id) } } }
         h2 { "Determinations" }
@@ -55,18 +279,27 @@ pub async fn page(
                 thead { tr {
                     th scope="col" { "Made on" } th scope="col" { "Kind" } th scope="col" { "Period" }
                     th scope="col" { "Basis" } th.num scope="col" { "Tax" } th.num scope="col" { "Penalties" }
+                    th scope="col" { "Letter" }
                 } }
                 tbody { @for d in &made {
-                    tr {
+                    tr #(format!("determination-{}", d.row.id)) {
                         th scope="row" { (d.row.determined_on) }
                         td { (d.row.kind.replace('_', " ")) }
                         td { (d.row.period) }
                         td { (d.row.basis) }
                         td.num { (Money::from_cents(d.row.tax_charged_cents)) }
                         td.num { (Money::from_cents(d.row.estimate_penalty_cents + d.row.fraud_penalty_cents)) }
+                        td { a href=(letter(&d.row.notice_id)) download { "PDF" span.visually-hidden { " of the letter of " (d.row.determined_on) } } }
                     }
                 } }
             }
+        }
+        @if may_determine {
+            h2 #make-determination { "Make a determination" }
+            @if !errors.is_empty() {
+                (layout::alert("The determination was not made.", &errors, &FIELDS))
+            }
+            (form(visit, &slug, &payor_id, &entered, &errors))
         }
         h2 { "Written notices" }
         @if sent.is_empty() {
@@ -80,17 +313,89 @@ pub async fn page(
                         th scope="row" { (n.issued_on) }
                         td { (n.kind.replace('_', " ")) }
                         td { (n.title) }
-                        td { a href=(href(&slug, &format!("/payors/{payor_id}/notices/{}/document", n.id))) download { "PDF" span.visually-hidden { " of " (n.title) } } }
+                        td { a href=(letter(&n.id)) download { "PDF" span.visually-hidden { " of " (n.title) } } }
                     }
                 } }
             }
         }
     };
     Ok(render(
-        &visit,
-        StatusCode::OK,
-        layout::page(&visit, "Determinations and notices", body),
+        visit,
+        status,
+        layout::page(visit, "Determinations and notices", body),
     ))
+}
+
+/// `POST .../clerk/payors/{payor}/determinations`.
+pub async fn make(
+    state: web::Data<AppState>,
+    visit: Visit,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (slug, payor_id) = path.into_inner();
+    let form = FormData::checked(&visit, &body)?;
+    let here = enter(&visit, slug.clone())?;
+    let today = state.clock.today();
+    let mut entered = Entered::of(&form);
+    let parsed = entered.parse();
+    let fingerprint = parsed
+        .as_ref()
+        .ok()
+        .and_then(|b| serde_json::to_value(b).ok())
+        .map(|v| canonical_json(&v));
+    let idempotency =
+        Idempotency::from_form(form.get("idempotency_key"), &action(&slug, &payor_id));
+    let (s, p) = (slug.clone(), payor_id.clone());
+    let answered = idempotency
+        .write(
+            &state,
+            here,
+            fingerprint,
+            |ctx| ctx.require(Action::MakeDeterminations),
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let body = parsed.map_err(ApiError::Validation)?;
+                let made = determinations::make(
+                    conn,
+                    &ctx,
+                    &s,
+                    &p,
+                    NewDetermination {
+                        kind: body.kind,
+                        period: body.period,
+                        determined_on: body.determined_on,
+                        basis: body.basis,
+                        gross_receipts: body.gross_receipts,
+                        exempt_receipts: body.exempt_receipts,
+                        tax_found: body.tax_found,
+                        estimated_receipts: body.estimated_receipts,
+                    },
+                    today,
+                )?;
+                let location = format!("{}#determination-{}", page_of(&s, &p), made.row.id);
+                Reply::created(location, &Determination::from(made))
+            },
+        )
+        .await;
+    let errors = match answered {
+        Ok(res) => {
+            let location = res
+                .headers()
+                .get(header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .ok_or_else(|| ApiError::internal("a determination without its location"))?;
+            return Ok(see_other(location));
+        }
+        Err(ApiError::Validation(errors)) => errors,
+        Err(ApiError::RuleConflict(error)) => vec![error],
+        // A malformed key (the form's own field): a fresh one on the form.
+        Err(ApiError::InvalidParameter { name, message }) => {
+            entered.key = crate::db::identity::new_id();
+            vec![FieldError::new(name, "invalid", message)]
+        }
+        Err(other) => return Err(other.into()),
+    };
+    show(&state, &visit, slug, payor_id, entered, errors).await
 }
 
 /// `GET .../clerk/payors/{payor}/notices/{notice}/document`.

@@ -24,7 +24,7 @@ use actix_web::{HttpResponse, http::StatusCode, http::header, web};
 use chrono::NaiveDate;
 use maud::{Markup, html};
 
-use super::{enter, href, nav};
+use super::{Menu, enter, href, nav};
 use crate::{
     api::{
         caller::MunicipalUnit,
@@ -179,6 +179,7 @@ pub fn form(
 
 fn refused_page(
     visit: &Visit,
+    menu: Menu,
     slug: &str,
     payor_id: &str,
     entered: &Entered,
@@ -186,7 +187,7 @@ fn refused_page(
 ) -> HttpResponse {
     let fields = ["received_on", "amount", "method", "reference"];
     let body = html! {
-        (nav(slug, "/payors"))
+        (nav(slug, "/payors", menu))
         h1 { "Record a payment" }
         (layout::alert("The payment was not recorded.", errors, &fields))
         (form(visit, slug, payor_id, entered, errors))
@@ -254,11 +255,17 @@ pub async fn record(
                 .ok_or_else(|| ApiError::internal("a recorded payment without its location"))?;
             Ok(see_other(location))
         }
-        Err(ApiError::Validation(errors)) => {
-            Ok(refused_page(&visit, &slug, &payor_id, &entered, &errors))
-        }
+        Err(ApiError::Validation(errors)) => Ok(refused_page(
+            &visit,
+            Menu::read(&state, &visit, &slug).await?,
+            &slug,
+            &payor_id,
+            &entered,
+            &errors,
+        )),
         Err(ApiError::InvalidParameter { name, message }) => Ok(refused_page(
             &visit,
+            Menu::read(&state, &visit, &slug).await?,
             &slug,
             &payor_id,
             &Entered {
@@ -284,15 +291,18 @@ pub async fn receipt(
     let (slug, payor_id, payment_id) = path.into_inner();
     let here = enter(&visit, slug.clone())?;
     let id = payor_id.clone();
-    let r = here
+    let (r, menu) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             super::gate(&ctx)?;
-            receipt::receipt(conn, &ctx, &id, &payment_id)
+            Ok((
+                receipt::receipt(conn, &ctx, &id, &payment_id)?,
+                Menu::of(&ctx),
+            ))
         })
         .await?;
     let paid: Money = r.allocations.iter().map(|a| a.amount).sum();
     let body = html! {
-        (nav(&slug, "/payors"))
+        (nav(&slug, "/payors", menu))
         h1 { "Payment recorded" }
         dl.record #payment {
             dt { "Received on" } dd { (r.row.received_on) }

@@ -5,7 +5,8 @@
 //!
 //! Contract: the list is `usecases::payors::registry::list` (the API's
 //! `GET .../payors`: every payor on the page is logged), a page of
-//! [`PAGE`] in id order with a link to the next; the payor's page is
+//! [`PAGE`] (or `?limit=`, 1 to 200, as the API) in id order with links to
+//! the next and the previous page ([`super::pager`]); the payor's page is
 //! `registry::show` (logged `payor`) and `ledger::statement::statement`
 //! (logged `payor_account`), the use cases of `GET .../payors/{payor}` and
 //! `GET .../account`, in one unit of work, after [`super::gate`] (an
@@ -14,9 +15,13 @@
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use maud::html;
 
-use super::{enter, gate, href, nav, payment, query_value};
+use super::{
+    Menu, enter, gate, href, nav,
+    pager::{Pager, limit_of},
+    payment, query_value,
+};
 use crate::{
-    api::caller::MunicipalUnit,
+    api::{caller::MunicipalUnit, pagination::next_cursor},
     app::AppState,
     domain::registry::RegistryStatus,
     usecases::{
@@ -47,12 +52,20 @@ pub async fn list(
     let slug = path.into_inner();
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
-    let name = query_value(req.query_string(), "name");
-    let after = query_value(req.query_string(), "after");
+    let q = req.query_string();
+    let name = query_value(q, "name");
+    let after = query_value(q, "after");
+    let trail: Vec<String> = query_value(q, "trail")
+        .map(|t| t.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
+    let limit = limit_of(q, PAGE);
     let asked = name.clone();
-    let rows = here
+    let cursor = after.clone();
+    let (rows, menu, limit) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
+            let menu = Menu::of(&ctx);
+            let limit = limit?;
             let actor = Actor::of(&ctx)?;
             registry::list(
                 Call {
@@ -62,20 +75,27 @@ pub async fn list(
                     input: registry::ListRequest {
                         status: None,
                         name_prefix: asked.filter(|n| n.chars().count() <= 200),
-                        after,
-                        limit: PAGE,
+                        after: cursor,
+                        limit,
                     },
                     precondition: (),
                 },
                 today,
             )
+            .map(|rows| (rows, menu, limit))
         })
         .await?;
-    let next = (rows.len() == PAGE as usize)
-        .then(|| rows.last().map(|r| r.id.clone()))
-        .flatten();
+    let pages = Pager {
+        base: href(&slug, "/payors"),
+        param: "after",
+        keep: name.iter().map(|n| ("name", n.clone())).collect(),
+        limit: query_value(q, "limit"),
+        after,
+        trail,
+        next: next_cursor(&rows, limit, |r| r.id.clone()),
+    };
     let body = html! {
-        (nav(&slug, "/payors"))
+        (nav(&slug, "/payors", menu))
         h1 { "Payor registry" }
         form.inline method="get" action=(href(&slug, "/payors")) {
             (layout::Field { hint: Some("The start of the legal name, any case."),
@@ -98,9 +118,7 @@ pub async fn list(
                 } }
             }
         }
-        @if let Some(after) = next {
-            p { a href=(href(&slug, &format!("/payors?after={after}"))) { "Next page" } }
-        }
+        (pages.links())
     };
     Ok(render(
         &visit,
@@ -147,10 +165,11 @@ pub async fn show(
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let id = payor_id.clone();
-    let (record, statement): (PayorRecord, Statement) = here
+    let (record, statement, menu): (PayorRecord, Statement, Menu) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let statement = statement::statement(conn, &ctx, &id, None, today)?;
+            let menu = Menu::of(&ctx);
             let actor = Actor::of(&ctx)?;
             let record = registry::show(
                 Call {
@@ -162,12 +181,12 @@ pub async fn show(
                 },
                 &id,
             )?;
-            Ok((record, statement))
+            Ok((record, statement, menu))
         })
         .await?;
     let p = &record.payor;
     let body = html! {
-        (nav(&slug, "/payors"))
+        (nav(&slug, "/payors", menu))
         h1 { (p.legal_name) }
         dl.record {
             @if let Some(dba) = &p.dba { dt { "Doing business as" } dd { (dba) } }

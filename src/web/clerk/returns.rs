@@ -1,25 +1,39 @@
-//! `GET /app/m/{municipality}/clerk/returns?period=2026-Q1[&status=missing]`:
+//! `GET /app/m/{municipality}/clerk/returns?period=2026-Q1[&status=missing][&limit=&cursor=]`:
 //! every payor's return for a period, filed or not (who filed, who is late,
 //! who is missing).
 //!
 //! Contract: `usecases::returns::reading::for_period`, the use case of the
 //! API's `GET .../returns` (`Action::ReviewReturns`; every payor and return
-//! shown is logged there), all of the period on one page; the period
+//! shown is logged there), a page of [`PAGE`] payors (or `limit`, 1 to 200)
+//! in payor-id order with the API's cursor (`api::pagination::KeyCursor`)
+//! and links to the next and previous pages ([`super::pager`]); the period
 //! defaults to the dashboard's quarter (the latest ended); `status` keeps
 //! one status (`missing` is the API's missing-returns list).
 
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use maud::html;
 
-use super::{dashboard::default_quarter, enter, gate, href, nav, query_value};
+use super::{
+    Menu,
+    dashboard::default_quarter,
+    enter, gate, href, nav,
+    pager::{Pager, limit_of},
+    query_value,
+};
 use crate::{
-    api::caller::MunicipalUnit,
+    api::{
+        caller::MunicipalUnit,
+        pagination::{KeyCursor, next_cursor},
+    },
     app::AppState,
     domain::{Money, Period, obligations::ObligationStatus},
     error::ApiError,
     usecases::returns::reading,
     web::{WebError, layout, render, session::Visit},
 };
+
+/// Payors per page when `limit` is not given.
+pub const PAGE: u32 = 200;
 
 fn status_of(raw: Option<String>) -> Result<Option<ObligationStatus>, ApiError> {
     raw.map(|s| {
@@ -50,26 +64,53 @@ pub async fn page(
     let q = req.query_string();
     let asked_period = query_value(q, "period");
     let asked_status = query_value(q, "status");
-    let (period, status, entries) = here
+    let limit = limit_of(q, PAGE);
+    let cursor = query_value(q, "cursor");
+    let asked_cursor = cursor.clone();
+    let (period, status, entries, menu, limit) = here
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
+            let (limit, after) = KeyCursor::page(Some(limit?), asked_cursor.as_deref())?;
             let period = match asked_period {
                 Some(raw) => Period::parse(&raw)
                     .map_err(|e| ApiError::invalid("period", e.rule(), e.to_string()))?,
                 None => default_quarter(today),
             };
             let status = status_of(asked_status)?;
-            let entries = reading::for_period(conn, &ctx, period, status, None, usize::MAX, today)?;
-            Ok((period, status, entries))
+            let entries = reading::for_period(
+                conn,
+                &ctx,
+                period,
+                status,
+                after.as_deref(),
+                limit as usize,
+                today,
+            )?;
+            Ok((period, status, entries, Menu::of(&ctx), limit))
         })
         .await?;
+    let mut keep = vec![("period", period.to_string())];
+    if let Some(s) = status {
+        keep.push(("status", s.as_str().to_owned()));
+    }
+    let pages = Pager {
+        base: href(&slug, "/returns"),
+        param: "cursor",
+        keep,
+        limit: query_value(q, "limit"),
+        after: cursor,
+        trail: query_value(q, "trail")
+            .map(|t| t.split(',').map(str::to_owned).collect())
+            .unwrap_or_default(),
+        next: next_cursor(&entries, limit, |e| KeyCursor::encode(&e.payor_id)),
+    };
     let statuses = ObligationStatus::ALL;
     let title = match status {
         Some(s) => format!("Returns of {period}: {}", s.as_str().replace('_', " ")),
         None => format!("Returns of {period}"),
     };
     let body = html! {
-        (nav(&slug, "/returns"))
+        (nav(&slug, "/returns", menu))
         h1 { (title) }
         form.inline.no-print method="get" action=(href(&slug, "/returns")) {
             (layout::Field { hint: Some("A quarter (2026-Q1) or a year (2025) for annual returns."),
@@ -109,6 +150,7 @@ pub async fn page(
                 } }
             }
         }
+        (pages.links())
     };
     Ok(render(
         &visit,

@@ -12,7 +12,7 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode, http::header, web};
 use chrono::NaiveDate;
 use maud::html;
 
-use super::{enter, gate, href, nav, payors::balances, query_value};
+use super::{Menu, enter, gate, href, nav, payors::balances, query_value};
 use crate::{
     api::{
         caller::MunicipalUnit,
@@ -40,7 +40,7 @@ async fn load(
     visit: &Visit,
     slug: String,
     payor_id: String,
-) -> Result<(String, Statement), WebError> {
+) -> Result<(String, Statement, Menu), WebError> {
     let here = enter(visit, slug)?;
     let today = state.clock.today();
     let as_of = as_of_of(req);
@@ -53,7 +53,7 @@ async fn load(
             let name = crate::db::payors::get(conn, ctx.municipality_id, &payor_id)?
                 .map(|p| p.legal_name)
                 .ok_or(ApiError::NotFound("payor"))?;
-            Ok((name, statement))
+            Ok((name, statement, Menu::of(&ctx)))
         })
         .await?)
 }
@@ -66,13 +66,13 @@ pub async fn page(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor_id) = path.into_inner();
-    let (name, s) = load(&req, &state, &visit, slug.clone(), payor_id.clone()).await?;
+    let (name, s, menu) = load(&req, &state, &visit, slug.clone(), payor_id.clone()).await?;
     let csv = href(
         &slug,
         &format!("/payors/{payor_id}/statement.csv?as_of={}", s.as_of),
     );
     let body = html! {
-        (nav(&slug, "/payors"))
+        (nav(&slug, "/payors", menu))
         h1 { "Statement of account" }
         p.statement-head { strong { (name) } br; "Payor " code { (s.payor_id) } br; "As of " (s.as_of) }
         form.inline.no-print method="get" action=(href(&slug, &format!("/payors/{payor_id}/statement"))) {
@@ -132,7 +132,7 @@ pub async fn csv(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor_id) = path.into_inner();
-    let (_, s) = load(&req, &state, &visit, slug, payor_id.clone()).await?;
+    let (_, s, _) = load(&req, &state, &visit, slug, payor_id.clone()).await?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "no-store"))

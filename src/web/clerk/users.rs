@@ -17,11 +17,14 @@
 use actix_web::{HttpResponse, http::StatusCode, web};
 use maud::html;
 
-use super::{enter, href, nav};
+use super::{Menu, enter, href, nav};
 use crate::{
-    api::admin::{
-        GrantListParams,
-        grants::{GrantRequest, MunicipalityGrantList, grant_in, page_in, revoke_in},
+    api::{
+        admin::{
+            GrantListParams,
+            grants::{GrantRequest, MunicipalityGrantList, grant_in, page_in, revoke_in},
+        },
+        caller::{Authorised, MunicipalUnit},
     },
     app::AppState,
     error::{ApiError, FieldError},
@@ -67,17 +70,28 @@ async fn list(
     errors: Vec<FieldError>,
 ) -> Result<HttpResponse, WebError> {
     let here = enter(visit, slug.clone())?;
-    let grants: MunicipalityGrantList = here
-        .read_as(state, Action::ManageUsers, |unit| {
-            page_in(
-                unit,
-                GrantListParams {
-                    active: None,
-                    limit: Some(200),
-                    cursor: None,
-                },
-            )
-        })
+    let (grants, menu): (MunicipalityGrantList, Menu) = here
+        .read_for(
+            state,
+            Action::ManageUsers,
+            |MunicipalUnit { conn, ctx, .. }| {
+                let menu = Menu::of(&ctx);
+                let unit = Authorised {
+                    conn,
+                    tenant: ctx.tenant(),
+                    caller: ctx.caller,
+                };
+                let grants = page_in(
+                    unit,
+                    GrantListParams {
+                        active: None,
+                        limit: Some(200),
+                        cursor: None,
+                    },
+                )?;
+                Ok((grants, menu))
+            },
+        )
         .await?;
     let status = if errors.is_empty() {
         StatusCode::OK
@@ -93,7 +107,7 @@ async fn list(
         ("marketplace_provider", "Marketplace provider"),
     ];
     let body = html! {
-        (nav(&slug, "/users"))
+        (nav(&slug, "/users", menu))
         h1 { "Users and grants" }
         @if !errors.is_empty() {
             (layout::alert("Nothing was changed.", &errors, &fields))
