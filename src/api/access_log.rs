@@ -85,18 +85,27 @@ pub struct AccessLogPage {
     pub next_cursor: Option<String>,
 }
 
+/// An entry of either log from its row: the municipality's and the zone's tables
+/// have the same columns, so the one mapping serves both row types.
+macro_rules! entry_of {
+    ($row:expr) => {{
+        let row = $row;
+        AccessLogEntry {
+            id: row.id,
+            at: utc(row.at),
+            actor_kind: row.actor_kind,
+            actor_id: row.actor_id,
+            basis: row.basis,
+            record_type: row.record_type,
+            record_id: row.record_id,
+            action: row.action,
+            request_id: row.request_id,
+        }
+    }};
+}
+
 fn to_api(row: AccessLogRow) -> AccessLogEntry {
-    AccessLogEntry {
-        id: row.id,
-        at: utc(row.at),
-        actor_kind: row.actor_kind,
-        actor_id: row.actor_id,
-        basis: row.basis,
-        record_type: row.record_type,
-        record_id: row.record_id,
-        action: row.action,
-        request_id: row.request_id,
-    }
+    entry_of!(row)
 }
 
 /// Review the access log: every read of the municipality's confidential records, newest first.
@@ -145,17 +154,7 @@ pub async fn list(
 }
 
 fn zone_to_api(row: ZoneAccessRow) -> AccessLogEntry {
-    AccessLogEntry {
-        id: row.id,
-        at: utc(row.at),
-        actor_kind: row.actor_kind,
-        actor_id: row.actor_id,
-        basis: row.basis,
-        record_type: row.record_type,
-        record_id: row.record_id,
-        action: row.action,
-        request_id: row.request_id,
-    }
+    entry_of!(row)
 }
 
 /// The filters and page of `params` as a query.

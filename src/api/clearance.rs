@@ -21,8 +21,8 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::{ApiJson, ApiQuery},
-        idempotency::{Idempotency, Reply, json_body},
+        extract::ApiQuery,
+        idempotency::{Creating, Reply},
     },
     app::AppState,
     domain::{Money, Period},
@@ -140,22 +140,14 @@ fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/clearance-certificates")]
 pub async fn issue(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<ClearanceRequest>, ApiError>,
+    creating: Creating<ClearanceRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let c = clearance::issue(conn, &ctx, &payor_id, body.sale_on, today)?;
                 let body = ClearanceCertificate::from(c);
                 Reply::created(body.verify_path.clone(), &body)
@@ -308,11 +300,14 @@ pub async fn successor_liability(
     let (_, payor_id) = path.into_inner();
     let today = state.clock.today();
     let liability = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::EnforceCollection)?;
-            let transfer_on = params?.0.transfer_on;
-            clearance::successor_liability(conn, &ctx, &payor_id, transfer_on, today)
-        })
+        .write_for(
+            &state,
+            Action::EnforceCollection,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let transfer_on = params?.0.transfer_on;
+                clearance::successor_liability(conn, &ctx, &payor_id, transfer_on, today)
+            },
+        )
         .await?;
     Ok(web::Json(liability.into()))
 }

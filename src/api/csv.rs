@@ -11,6 +11,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, http::header};
 use rust_decimal::Decimal;
+use serde::Serialize;
 
 /// The media type of every CSV answer.
 pub const CONTENT_TYPE: &str = "text/csv; charset=utf-8";
@@ -51,6 +52,20 @@ pub fn wanted(req: &HttpRequest) -> bool {
 /// `200 OK` with `body` as CSV.
 pub fn ok(body: String) -> HttpResponse {
     HttpResponse::Ok().content_type(CONTENT_TYPE).body(body)
+}
+
+/// `200 OK` with `body` as the CSV `to_csv` writes of it when the request asks for
+/// CSV ([`wanted`]), as JSON otherwise: the negotiation of an endpoint offering both.
+pub fn or_json<T: Serialize>(
+    req: &HttpRequest,
+    body: T,
+    to_csv: impl FnOnce(&T) -> String,
+) -> HttpResponse {
+    if wanted(req) {
+        ok(to_csv(&body))
+    } else {
+        HttpResponse::Ok().json(body)
+    }
 }
 
 #[cfg(test)]

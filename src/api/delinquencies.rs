@@ -240,16 +240,16 @@ pub async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
     let body = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(crate::tenancy::Action::ReviewReturns)?;
-            let (as_of, found) = delinquency::list(conn, &ctx, params?.0.as_of, today)?;
-            Ok(Delinquencies::of(as_of, &found))
-        })
+        .write_for(
+            &state,
+            crate::tenancy::Action::ReviewReturns,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let (as_of, found) = delinquency::list(conn, &ctx, params?.0.as_of, today)?;
+                Ok(Delinquencies::of(as_of, &found))
+            },
+        )
         .await?;
-    if crate::api::csv::wanted(&req) {
-        return Ok(crate::api::csv::ok(delinquencies_csv(&body)));
-    }
-    Ok(HttpResponse::Ok().json(body))
+    Ok(crate::api::csv::or_json(&req, body, delinquencies_csv))
 }
 
 /// One row of the special-assessment roll.
@@ -360,14 +360,14 @@ pub async fn special_assessments(
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
     let roll = here
-        .write(
+        .write_for(
             &state,
+            crate::tenancy::Action::ReviewReturns,
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
                   }| {
-                ctx.require(crate::tenancy::Action::ReviewReturns)?;
                 let as_of = params?.0.as_of.unwrap_or(today);
                 let (citation, rows) = delinquency::special_assessments(
                     conn,

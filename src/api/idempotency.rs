@@ -30,9 +30,13 @@
 //!   access log as a read (record type `replayed_response`, the record's path as id).
 //!
 //! Adopting it in a handler (`POST` under `/v1/municipalities/{municipality}/...`):
-//! 1. take `idempotency: Idempotency` among the extractors;
+//! 1. take `idempotency: Idempotency` among the extractors (or, for a JSON body,
+//!    [`Creating`] in place of the application, the caller, the key and the body,
+//!    and [`Creating::run`] in place of step 2);
 //! 2. replace `here.write(&state, work)` (and the response shaping after it) with
-//!    `idempotency.write(&state, here, json_body(&body), authorise, work)`, where
+//!    `idempotency.write_json(&state, here, body, authorise, work)` (`work` gets the
+//!    unit and the parsed body) or `idempotency.write(&state, here, json_body(&body),
+//!    authorise, work)`, where
 //!    `authorise` is the operation's check on the context (`|ctx| ctx.return_filer(&p)`,
 //!    `|ctx| ctx.require(Action::…)`, …; it runs before anything else in each unit) and
 //!    `work` no longer authorises, and returns a [`Reply`] built inside the unit
@@ -42,12 +46,16 @@
 //! 3. list [`KeyHeader`] in the operation's `params(...)` and mention the 400/409/422 in
 //!    its responses.
 
+use std::{future::Future, pin::Pin};
+
 use actix_web::{
     FromRequest, HttpRequest, HttpResponse,
     dev::Payload,
     http::{StatusCode, header},
+    web,
 };
-use serde::Serialize;
+use chrono::NaiveDate;
+use serde::{Serialize, de::DeserializeOwned};
 use utoipa::IntoParams;
 
 use crate::{
@@ -297,6 +305,96 @@ impl Idempotency {
             }
             Some(Begun::Claimed(claim)) => run(state, here, Some(claim), authorise, work).await,
         }
+    }
+}
+
+impl Idempotency {
+    /// [`Self::write`] for an operation with a JSON body, the common case: the body
+    /// is fingerprinted with [`json_body`], and `work` gets it parsed, in the unit,
+    /// once `authorise` has passed (a refused body is the work's error, after
+    /// authorisation, as without this helper).
+    pub async fn write_json<B, A, R, W>(
+        self,
+        state: &AppState,
+        here: InMunicipality,
+        body: Result<ApiJson<B>, ApiError>,
+        authorise: A,
+        work: W,
+    ) -> Result<HttpResponse, ApiError>
+    where
+        B: Serialize + Send + 'static,
+        A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Clone + Send + 'static,
+        W: for<'c> FnOnce(MunicipalUnit<'c>, B) -> Result<Reply, ApiError> + Send + 'static,
+    {
+        let fingerprinted = json_body(&body);
+        self.write(state, here, fingerprinted, authorise, move |unit| {
+            work(unit, body?.0)
+        })
+        .await
+    }
+}
+
+/// A creating `POST` in a municipality with a JSON body, its extractors at once: the
+/// application, the caller in the municipality named by the path, the
+/// `Idempotency-Key` and the body (judged only once authorised, in [`Creating::run`]).
+pub struct Creating<B> {
+    state: web::Data<AppState>,
+    here: InMunicipality,
+    idempotency: Idempotency,
+    body: Result<ApiJson<B>, ApiError>,
+}
+
+impl<B: DeserializeOwned + 'static> FromRequest for Creating<B> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let here = InMunicipality::from_request(req, payload).into_inner();
+        let idempotency = Idempotency::from_request(req, payload).into_inner();
+        let body = ApiJson::<B>::from_request(req, payload);
+        Box::pin(async move {
+            let state = state.ok_or_else(|| ApiError::internal("AppState missing"))?;
+            let here = here?;
+            let idempotency = idempotency?;
+            Ok(Creating {
+                state,
+                here,
+                idempotency,
+                body: body.await,
+            })
+        })
+    }
+}
+
+impl<B: Serialize + Send + 'static> Creating<B> {
+    /// The municipality's slug, as the path gave it.
+    pub fn slug(&self) -> &str {
+        self.here.slug()
+    }
+
+    /// [`Idempotency::write_json`] here: `work` gets the unit, the parsed body and
+    /// today (the municipality's calendar date, read from the application's clock
+    /// before the unit opens).
+    pub async fn run<A, R, W>(self, authorise: A, work: W) -> Result<HttpResponse, ApiError>
+    where
+        A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Clone + Send + 'static,
+        W: for<'c> FnOnce(MunicipalUnit<'c>, B, NaiveDate) -> Result<Reply, ApiError>
+            + Send
+            + 'static,
+    {
+        let Creating {
+            state,
+            here,
+            idempotency,
+            body,
+        } = self;
+        let today = state.clock.today();
+        idempotency
+            .write_json(&state, here, body, authorise, move |unit, body| {
+                work(unit, body, today)
+            })
+            .await
     }
 }
 

@@ -19,8 +19,8 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::{ApiJson, ApiQuery},
-        idempotency::{Idempotency, Reply, json_body},
+        extract::ApiQuery,
+        idempotency::{Creating, Reply},
         pagination::{KeyCursor, next_cursor},
     },
     app::AppState,
@@ -195,25 +195,18 @@ pub fn report_location(slug: &str, id: &str) -> String {
     )
 )]
 #[post("/v1/municipalities/{municipality}/marketplace-reports")]
-pub async fn file(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    idempotency: Idempotency,
-    body: Result<ApiJson<MarketplaceReportFiling>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+pub async fn file(creating: Creating<MarketplaceReportFiling>) -> Result<HttpResponse, ApiError> {
+    creating
+        .run(
             |ctx: &MunicipalityContext| ctx.require_marketplace_provider().map(drop),
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
-                  }| {
-                let totals = body?.0.parse()?;
+                  },
+                  body,
+                  today| {
+                let totals = body.parse()?;
                 let report = MarketplaceReport::from(marketplace::file(conn, &ctx, totals, today)?);
                 Reply::created(report_location(&municipality.slug, &report.id), &report)
             },

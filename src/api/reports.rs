@@ -888,12 +888,11 @@ pub async fn state_report(
             state::state_report(conn, &municipality, params.map(|p| p.0.year))
         })
         .await?;
-    let out = StateReportOut::from(report);
-    Ok(if crate::api::csv::wanted(&req) {
-        crate::api::csv::ok(state_csv(&out))
-    } else {
-        HttpResponse::Ok().json(out)
-    })
+    Ok(crate::api::csv::or_json(
+        &req,
+        StateReportOut::from(report),
+        state_csv,
+    ))
 }
 
 #[cfg(test)]

@@ -37,17 +37,10 @@ pub fn insert(conn: &mut DbConn, row: &CertificateRow) -> QueryResult<()> {
     insert_row(conn, clearance_certificates::table, row)
 }
 
-/// Every certificate of a payor, oldest first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<CertificateRow>> {
-    clearance_certificates::table
-        .filter(clearance_certificates::municipality_id.eq(municipality_id))
-        .filter(clearance_certificates::payor_id.eq(payor_id))
-        .order(clearance_certificates::created_at.asc())
-        .load(conn)
+super::payor_of! {
+    /// Every certificate of a payor, oldest first.
+    clearance_certificates => CertificateRow,
+    order: clearance_certificates::created_at.asc()
 }
 
 /// The certificate whose code has `code_hash`, in whichever municipality

@@ -45,36 +45,19 @@ pub fn insert(conn: &mut DbConn, row: &DeterminationRow) -> QueryResult<()> {
     insert_row(conn, determinations::table, row)
 }
 
-/// One determination of a payor.
-pub fn get(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-    id: &str,
-) -> QueryResult<Option<DeterminationRow>> {
-    determinations::table
-        .filter(determinations::municipality_id.eq(municipality_id))
-        .filter(determinations::payor_id.eq(payor_id))
-        .filter(determinations::id.eq(id))
-        .first(conn)
-        .optional()
+super::payor_get! {
+    /// One determination of a payor.
+    determinations => DeterminationRow
 }
 
-/// Every determination of a payor, oldest first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<DeterminationRow>> {
-    determinations::table
-        .filter(determinations::municipality_id.eq(municipality_id))
-        .filter(determinations::payor_id.eq(payor_id))
-        .order((
-            determinations::determined_on.asc(),
-            determinations::created_at.asc(),
-            determinations::id.asc(),
-        ))
-        .load(conn)
+super::payor_of! {
+    /// Every determination of a payor, oldest first.
+    determinations => DeterminationRow,
+    order: (
+        determinations::determined_on.asc(),
+        determinations::created_at.asc(),
+        determinations::id.asc(),
+    )
 }
 
 /// The payor's determinations of one period, oldest first.

@@ -280,6 +280,49 @@ where
     }
 }
 
+/// `get`: the row of a municipality's payor with this id, from a table whose rows
+/// are a payor's (columns `municipality_id`, `payor_id`, `id`; `$table` its schema
+/// module in scope, `$row` its row type). The doc comments given are the function's.
+macro_rules! payor_get {
+    ($(#[$doc:meta])* $table:ident => $row:ty) => {
+        $(#[$doc])*
+        pub fn get(
+            conn: &mut $crate::db::DbConn,
+            municipality_id: i64,
+            payor_id: &str,
+            id: &str,
+        ) -> diesel::QueryResult<Option<$row>> {
+            $table::table
+                .filter($table::municipality_id.eq(municipality_id))
+                .filter($table::payor_id.eq(payor_id))
+                .filter($table::id.eq(id))
+                .first(conn)
+                .optional()
+        }
+    };
+}
+pub(crate) use payor_get;
+
+/// `of_payor`: every row of a municipality's payor in `order`, from a table whose
+/// rows are a payor's (as [`payor_get`]).
+macro_rules! payor_of {
+    ($(#[$doc:meta])* $table:ident => $row:ty, order: $order:expr) => {
+        $(#[$doc])*
+        pub fn of_payor(
+            conn: &mut $crate::db::DbConn,
+            municipality_id: i64,
+            payor_id: &str,
+        ) -> diesel::QueryResult<Vec<$row>> {
+            $table::table
+                .filter($table::municipality_id.eq(municipality_id))
+                .filter($table::payor_id.eq(payor_id))
+                .order($order)
+                .load(conn)
+        }
+    };
+}
+pub(crate) use payor_of;
+
 /// Insert one row (a row struct or an insert form) into `table`: every
 /// query module's insert that returns nothing is this one statement.
 pub fn insert_row<T, V>(conn: &mut DbConn, table: T, row: V) -> diesel::QueryResult<()>

@@ -41,32 +41,15 @@ pub fn insert(conn: &mut DbConn, row: &NoticeRow) -> QueryResult<()> {
     insert_row(conn, notices::table, row)
 }
 
-/// One notice of a payor.
-pub fn get(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-    id: &str,
-) -> QueryResult<Option<NoticeRow>> {
-    notices::table
-        .filter(notices::municipality_id.eq(municipality_id))
-        .filter(notices::payor_id.eq(payor_id))
-        .filter(notices::id.eq(id))
-        .first(conn)
-        .optional()
+super::payor_get! {
+    /// One notice of a payor.
+    notices => NoticeRow
 }
 
-/// Every notice of a payor, oldest first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<NoticeRow>> {
-    notices::table
-        .filter(notices::municipality_id.eq(municipality_id))
-        .filter(notices::payor_id.eq(payor_id))
-        .order((notices::issued_on.asc(), notices::created_at.asc()))
-        .load(conn)
+super::payor_of! {
+    /// Every notice of a payor, oldest first.
+    notices => NoticeRow,
+    order: (notices::issued_on.asc(), notices::created_at.asc())
 }
 
 /// The notices about one cause (a determination, a deposit, ...), oldest first.

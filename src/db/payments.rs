@@ -41,32 +41,15 @@ pub fn insert(conn: &mut DbConn, row: &PaymentRow) -> QueryResult<()> {
     insert_row(conn, payments::table, row)
 }
 
-/// One payment of a payor.
-pub fn get(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-    id: &str,
-) -> QueryResult<Option<PaymentRow>> {
-    payments::table
-        .filter(payments::municipality_id.eq(municipality_id))
-        .filter(payments::payor_id.eq(payor_id))
-        .filter(payments::id.eq(id))
-        .first(conn)
-        .optional()
+super::payor_get! {
+    /// One payment of a payor.
+    payments => PaymentRow
 }
 
-/// Every payment of a payor, oldest receipt first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<PaymentRow>> {
-    payments::table
-        .filter(payments::municipality_id.eq(municipality_id))
-        .filter(payments::payor_id.eq(payor_id))
-        .order((payments::received_on.asc(), payments::created_at.asc()))
-        .load(conn)
+super::payor_of! {
+    /// Every payment of a payor, oldest receipt first.
+    payments => PaymentRow,
+    order: (payments::received_on.asc(), payments::created_at.asc())
 }
 
 /// Every payment of the municipality (the check).

@@ -47,17 +47,10 @@ pub fn insert(conn: &mut DbConn, row: &RefundRow) -> QueryResult<()> {
     insert_row(conn, refunds::table, row)
 }
 
-/// Every refund of a payor, oldest first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<RefundRow>> {
-    refunds::table
-        .filter(refunds::municipality_id.eq(municipality_id))
-        .filter(refunds::payor_id.eq(payor_id))
-        .order((refunds::refunded_on.asc(), refunds::created_at.asc()))
-        .load(conn)
+super::payor_of! {
+    /// Every refund of a payor, oldest first.
+    refunds => RefundRow,
+    order: (refunds::refunded_on.asc(), refunds::created_at.asc())
 }
 
 /// Every refund of the municipality (the check).

@@ -61,35 +61,18 @@ pub fn insert_event(conn: &mut DbConn, row: &EventRow) -> QueryResult<()> {
     insert_row(conn, security_events::table, row)
 }
 
-/// One deposit of a payor.
-pub fn get(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-    id: &str,
-) -> QueryResult<Option<DepositRow>> {
-    security_deposits::table
-        .filter(security_deposits::municipality_id.eq(municipality_id))
-        .filter(security_deposits::payor_id.eq(payor_id))
-        .filter(security_deposits::id.eq(id))
-        .first(conn)
-        .optional()
+super::payor_get! {
+    /// One deposit of a payor.
+    security_deposits => DepositRow
 }
 
-/// Every deposit of a payor, oldest first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<DepositRow>> {
-    security_deposits::table
-        .filter(security_deposits::municipality_id.eq(municipality_id))
-        .filter(security_deposits::payor_id.eq(payor_id))
-        .order((
-            security_deposits::required_on.asc(),
-            security_deposits::created_at.asc(),
-        ))
-        .load(conn)
+super::payor_of! {
+    /// Every deposit of a payor, oldest first.
+    security_deposits => DepositRow,
+    order: (
+        security_deposits::required_on.asc(),
+        security_deposits::created_at.asc(),
+    )
 }
 
 /// Every event of a deposit, oldest first.

@@ -71,13 +71,6 @@ pub fn extension_limit(policy: &Policy) -> Result<&Cited<u32>, DomainError> {
     })
 }
 
-/// The policy governing `period`, or [`DomainError::NoPolicy`].
-fn governing<'h>(history: &'h PolicyHistory, period: &Period) -> Result<&'h Policy, DomainError> {
-    history.for_period(period).ok_or(DomainError::NoPolicy {
-        date: period.last_day(),
-    })
-}
-
 /// An extension request that may be put to the clerk-treasurer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtensionRequest {
@@ -95,7 +88,7 @@ impl ExtensionRequest {
         period: Period,
         reason: &str,
     ) -> Result<ExtensionRequest, DomainError> {
-        extension_limit(governing(history, &period)?)?;
+        extension_limit(history.governing(&period)?)?;
         Ok(ExtensionRequest {
             period,
             reason: Reason::parse("reason", reason)?,
@@ -138,7 +131,7 @@ pub fn grant(
     extended_to: NaiveDate,
     note: Option<&str>,
 ) -> Result<ExtensionDecision, DomainError> {
-    let policy = governing(history, period)?;
+    let policy = history.governing(period)?;
     let months = extension_limit(policy)?.value;
     let due_line = return_due_date(policy, period)?;
     let due = due_line.date;
@@ -225,7 +218,7 @@ pub fn window(
     period: &Period,
     extended_to: Option<NaiveDate>,
 ) -> Result<ExtensionWindow, DomainError> {
-    let policy = governing(history, period)?;
+    let policy = history.governing(period)?;
     let due = return_due_date(policy, period)?;
     let limit = policy
         .max_extension_months

@@ -77,9 +77,7 @@ pub fn assess(
             ),
         ));
     }
-    let policy = history.for_period(&period).ok_or(DomainError::NoPolicy {
-        date: period.last_day(),
-    })?;
+    let policy = history.governing(&period)?;
     let collected = require_not_negative("tax_collected", report.tax_collected)?;
     let tax_line = tax(policy, report.gross_receipts, report.exempt_receipts)?
         .input("nights", report.nights)

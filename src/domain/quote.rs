@@ -154,9 +154,7 @@ pub fn quote(
     zone: &[Stint],
 ) -> Result<Quote, DomainError> {
     let period = input.period;
-    let policy = history.for_period(&period).ok_or(DomainError::NoPolicy {
-        date: period.last_day(),
-    })?;
+    let policy = history.governing(&period)?;
     let tax_line = tax(policy, input.gross_receipts, input.exempt_receipts)?;
     if let Some(previous) = input.previous_year_tax {
         require_not_negative("previous_year_tax", previous)?;

@@ -99,6 +99,14 @@ pub struct Reconciled {
     pub status: RemittanceStatus,
 }
 
+/// The quarter `text` names (trimmed) for a remittance: a period (rules of
+/// [`Period::parse`] on `field`) that is a calendar quarter ([`remittance_quarter`]).
+pub fn parse_remittance_quarter(field: &str, text: &str) -> Result<Period, DomainError> {
+    Period::parse(text.trim())
+        .map_err(|e| DomainError::from_period_parse(field, &e))
+        .and_then(|p| remittance_quarter(field, p))
+}
+
 /// The quarter a remittance is recorded for: only calendar quarters (rule
 /// `quarter_only` on `field`).
 pub fn remittance_quarter(field: &str, period: Period) -> Result<Period, DomainError> {

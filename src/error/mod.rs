@@ -91,6 +91,15 @@ impl ApiError {
         Self::Validation(vec![FieldError::new(field, rule, message)])
     }
 
+    /// `Ok` when nothing is at fault; else one 422 naming every fault.
+    pub fn refused(faults: Vec<FieldError>) -> Result<(), Self> {
+        if faults.is_empty() {
+            Ok(())
+        } else {
+            Err(Self::Validation(faults))
+        }
+    }
+
     /// Wrap an unexpected error; its text is logged only.
     pub fn internal(err: impl std::fmt::Display) -> Self {
         Self::Internal(err.to_string())

@@ -44,7 +44,7 @@ use crate::{
     auth::opaque::digest,
     db::{self, DbConn, clearance::CertificateRow},
     domain::{
-        DomainError, Money, Period, Policy,
+        Money, Period, Policy,
         ledger::Component,
         notice::{NoticeDraft, NoticeKind},
         policy::SaleProvision,
@@ -63,16 +63,11 @@ use crate::{
     },
 };
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
 fn policy_on(terms: &PayorTerms, today: NaiveDate) -> Result<Policy, ApiError> {
     terms
         .history
-        .in_force_on(today)
+        .governing_on(today)
         .cloned()
-        .ok_or(DomainError::NoPolicy { date: today })
         .map_err(|e| ApiError::from(Invalid(vec![e])))
 }
 
@@ -139,7 +134,7 @@ fn public_name(conn: &mut DbConn, terms: &PayorTerms) -> Result<String, ApiError
             .map(|e| e.name)
             .collect();
     if names.is_empty() {
-        return Err(ApiError::Validation(vec![fault(
+        return Err(ApiError::Validation(vec![FieldError::new(
             "dba",
             "no_public_name",
             "the certificate shows the payor's public name: record its trade name (dba) or an establishment first",
@@ -168,7 +163,7 @@ pub fn issue(
                 .as_ref()
                 .map(|r| r.citation.clone())
                 .unwrap_or_else(|| format!("{}: no such provision", policy.title));
-            return Err(ApiError::Validation(vec![fault(
+            return Err(ApiError::Validation(vec![FieldError::new(
                 "payor",
                 "clearance_not_provided",
                 format!(
@@ -181,7 +176,7 @@ pub fn issue(
     db::payments::lock_payor(conn, ctx.municipality_id, payor_id)?;
     let owed = owed_as_of(conn, &terms, today)?;
     if !owed.is_empty() {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "payor",
             "amount_owed",
             format!(
@@ -198,7 +193,7 @@ pub fn issue(
     )?;
     if !missing.is_empty() {
         let periods: Vec<String> = missing.iter().map(|o| o.period.to_string()).collect();
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "payor",
             "returns_missing",
             format!(
@@ -355,7 +350,7 @@ pub fn successor_liability(
 ) -> Result<SuccessorLiability, ApiError> {
     ctx.require(Action::EnforceCollection)?;
     if transfer_on > today {
-        return Err(ApiError::Validation(vec![fault(
+        return Err(ApiError::Validation(vec![FieldError::new(
             "transfer_on",
             "in_the_future",
             format!(
@@ -372,7 +367,7 @@ pub fn successor_liability(
                 rule.citation.clone(),
             ),
             SaleProvision::ClearanceCertificate => {
-                return Err(ApiError::Validation(vec![fault(
+                return Err(ApiError::Validation(vec![FieldError::new(
                     "payor",
                     "successor_liability_not_provided",
                     format!(
@@ -383,7 +378,7 @@ pub fn successor_liability(
             }
         },
         None => {
-            return Err(ApiError::Validation(vec![fault(
+            return Err(ApiError::Validation(vec![FieldError::new(
                 "payor",
                 "successor_liability_not_provided",
                 format!("{}: no such provision", policy.title),

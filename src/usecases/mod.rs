@@ -13,6 +13,7 @@ pub mod clearance;
 pub mod disclosures;
 pub mod expenditures;
 pub mod idempotency;
+pub mod judge;
 pub mod ledger;
 pub mod marketplace;
 pub mod membership;

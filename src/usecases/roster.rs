@@ -163,9 +163,7 @@ pub fn add(
     {
         faults.push(e.into());
     }
-    if !faults.is_empty() {
-        return Err(ApiError::Validation(faults));
-    }
+    ApiError::refused(faults)?;
     let (appointed_by, slug) = appointed.expect("checked above");
     let by = actor(ctx);
     let row = MemberRow {

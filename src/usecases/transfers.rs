@@ -48,7 +48,7 @@ use crate::{
         models::EstablishmentRow,
         transfers::{TransferRow, TransferredRow},
     },
-    domain::{DomainError, policy::SaleProvision, registry::Invalid},
+    domain::{policy::SaleProvision, registry::Invalid},
     error::{ApiError, FieldError},
     tenancy::{Action, MunicipalityContext},
     usecases::{
@@ -108,10 +108,6 @@ pub struct RecordedTransfer {
     pub succession: Succession,
 }
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
 /// The seller's establishments the transfer moves (see the module doc).
 fn chosen(
     conn: &mut DbConn,
@@ -130,8 +126,8 @@ fn chosen(
             let mut rows = Vec::new();
             for (i, id) in ids.iter().enumerate() {
                 if !seen.insert(id.as_str()) {
-                    faults.push(fault(
-                        &format!("establishments[{i}]"),
+                    faults.push(FieldError::new(
+                        format!("establishments[{i}]"),
                         "duplicate",
                         "each establishment is named once",
                     ));
@@ -139,15 +135,15 @@ fn chosen(
                 }
                 match own.iter().find(|e| &e.id == id) {
                     Some(e) => rows.push(e.clone()),
-                    None => faults.push(fault(
-                        &format!("establishments[{i}]"),
+                    None => faults.push(FieldError::new(
+                        format!("establishments[{i}]"),
                         "not_the_sellers",
                         "not an establishment of this payor",
                     )),
                 }
             }
             if ids.is_empty() {
-                faults.push(fault(
+                faults.push(FieldError::new(
                     "establishments",
                     "empty",
                     "name at least one establishment, or leave the field out for every open one",
@@ -160,7 +156,7 @@ fn chosen(
         if let Some(opened) = e.opened_on
             && opened > transfer_on
         {
-            faults.push(fault(
+            faults.push(FieldError::new(
                 "transfer_on",
                 "before_opening",
                 format!(
@@ -186,15 +182,9 @@ pub fn record(
     let seller =
         db::payors::get(conn, municipality_id, seller_id)?.ok_or(ApiError::NotFound("payor"))?;
     let mut faults = Vec::new();
-    if body.transfer_on > today {
-        faults.push(fault(
-            "transfer_on",
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
+    crate::usecases::judge::not_after_today("transfer_on", body.transfer_on, today, &mut faults);
     if body.to_payor == seller.id {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "to_payor",
             "same_payor",
             "the buyer is another payor than the seller",
@@ -208,22 +198,20 @@ pub fn record(
         body.transfer_on,
         &mut faults,
     )?;
-    if !faults.is_empty() {
-        return Err(ApiError::Validation(faults));
-    }
+    ApiError::refused(faults)?;
     let buyer = db::payors::get(conn, municipality_id, &body.to_payor)?
         .ok_or(ApiError::NotFound("payor"))?;
     if let Some(closed) = buyer.closed_on
         && closed <= body.transfer_on
     {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "to_payor",
             "buyer_closed",
             format!("the buyer closed on {closed}: it takes no establishment from then"),
         )));
     }
     if rows.is_empty() {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "establishments",
             "not_open_at_seller",
             format!(
@@ -236,7 +224,7 @@ pub fn record(
         .iter()
         .find(|e| e.closed_on.is_some_and(|c| c <= body.transfer_on))
     {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "establishments",
             "not_open_at_seller",
             format!(
@@ -318,12 +306,11 @@ fn succession(
     let terms = PayorTerms::load(conn, ctx.municipality_id, seller_id)?;
     let policy = terms
         .history
-        .in_force_on(transfer_on)
+        .governing_on(transfer_on)
         .cloned()
-        .ok_or(DomainError::NoPolicy { date: transfer_on })
         .map_err(|e| ApiError::from(Invalid(vec![e])))?;
     let Some(rule) = &policy.sale_of_business else {
-        return Err(ApiError::Validation(vec![fault(
+        return Err(ApiError::Validation(vec![FieldError::new(
             "transfer_on",
             "no_sale_provision",
             format!("{}: no sale-of-business provision", policy.title),

@@ -63,17 +63,21 @@ use crate::{
         vehicle_fee::{RemittanceRow, ReversalRow, SpendingRow},
     },
     domain::{
-        DomainError, Money, Period, Policy, PolicyHistory,
+        Money, Period, Policy, PolicyHistory,
         ledger::Journal,
-        registry::text::one_line,
         vehicle_fee::{
-            FundLine, Reconciled, SpendingPurpose, available_on, balance_on, reconcile,
-            remittance_journal, remittance_quarter, spending_journal, spending_reversal_journal,
+            FundLine, Reconciled, SpendingPurpose, available_on, balance_on,
+            parse_remittance_quarter, reconcile, remittance_journal, spending_journal,
+            spending_reversal_journal,
         },
     },
     error::{ApiError, FieldError},
     tenancy::{Action, MunicipalityContext},
-    usecases::{ledger, payors::Actor},
+    usecases::{
+        judge::{not_after_today, one_line},
+        ledger,
+        payors::Actor,
+    },
 };
 
 /// Longest reference (the DOT's payment or deposit reference), in characters.
@@ -172,44 +176,15 @@ pub struct RecordedSpending {
     pub balance_after: Money,
 }
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
-fn refused(faults: Vec<FieldError>) -> Result<(), ApiError> {
-    if faults.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::Validation(faults))
-    }
-}
-
 fn conflict(field: &str, rule: &str, message: impl Into<String>) -> ApiError {
     ApiError::RuleConflict(FieldError::new(field, rule, message.into()))
-}
-
-fn text(field: &str, raw: &str, max: usize, faults: &mut Vec<FieldError>) -> String {
-    one_line(field, raw, max).unwrap_or_else(|e| {
-        faults.push(e.into());
-        raw.trim().to_owned()
-    })
-}
-
-fn not_after_today(field: &str, date: NaiveDate, today: NaiveDate, faults: &mut Vec<FieldError>) {
-    if date > today {
-        faults.push(fault(
-            field,
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
 }
 
 fn vehicles(count: i64, faults: &mut Vec<FieldError>) -> u32 {
     match u32::try_from(count) {
         Ok(n) => n,
         Err(_) if count < 0 => {
-            faults.push(fault(
+            faults.push(FieldError::new(
                 "vehicle_count",
                 "not_negative",
                 "a count of registrations is 0 or more",
@@ -217,7 +192,7 @@ fn vehicles(count: i64, faults: &mut Vec<FieldError>) -> u32 {
             0
         }
         Err(_) => {
-            faults.push(fault(
+            faults.push(FieldError::new(
                 "vehicle_count",
                 "max",
                 format!("must be at most {}", u32::MAX),
@@ -229,7 +204,7 @@ fn vehicles(count: i64, faults: &mut Vec<FieldError>) -> u32 {
 
 fn not_negative(field: &str, amount: Money, faults: &mut Vec<FieldError>) {
     if amount.is_negative() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             field,
             "not_negative",
             format!("must not be negative (got {amount})"),
@@ -394,6 +369,31 @@ fn row_of(
     Ok((row, reconciled, journal))
 }
 
+/// The figures a remittance and its correction both give, judged alike: the quarter
+/// (`period`), the vehicle count, the amount received (not negative) and the date
+/// received (not after today). Faults go to `faults`; the quarter is `None` when
+/// refused.
+fn remittance_figures(
+    period: &str,
+    vehicle_count: i64,
+    amount_received: Money,
+    received_on: NaiveDate,
+    today: NaiveDate,
+    faults: &mut Vec<FieldError>,
+) -> (Option<Period>, u32) {
+    let period = match parse_remittance_quarter("period", period) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            faults.push(e.into());
+            None
+        }
+    };
+    let count = vehicles(vehicle_count, faults);
+    not_negative("amount_received", amount_received, faults);
+    not_after_today("received_on", received_on, today, faults);
+    (period, count)
+}
+
 /// Record the DOT's remittance for a quarter (see the module doc).
 pub fn record_remittance(
     conn: &mut DbConn,
@@ -404,23 +404,18 @@ pub fn record_remittance(
     ctx.require(Action::RecordVehicleFees)?;
     let history = fee_history(conn, ctx)?;
     let mut faults = Vec::new();
-    let period = match Period::parse(body.period.trim())
-        .map_err(|e| DomainError::from_period_parse("period", &e))
-        .and_then(|p| remittance_quarter("period", p))
-    {
-        Ok(p) => Some(p),
-        Err(e) => {
-            faults.push(e.into());
-            None
-        }
-    };
-    let count = vehicles(body.vehicle_count, &mut faults);
-    not_negative("amount_received", body.amount_received, &mut faults);
-    not_after_today("received_on", body.received_on, today, &mut faults);
+    let (period, count) = remittance_figures(
+        &body.period,
+        body.vehicle_count,
+        body.amount_received,
+        body.received_on,
+        today,
+        &mut faults,
+    );
     if let Some(p) = period
         && body.received_on < p.first_day()
     {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "received_on",
             "before_period",
             format!(
@@ -429,8 +424,8 @@ pub fn record_remittance(
             ),
         ));
     }
-    let reference = text("reference", &body.reference, REFERENCE_MAX, &mut faults);
-    refused(faults)?;
+    let reference = one_line("reference", &body.reference, REFERENCE_MAX, &mut faults);
+    ApiError::refused(faults)?;
     let period = period.expect("refused above when absent");
     let policy = fee_policy_on(
         &history,
@@ -485,22 +480,17 @@ pub fn correct_remittance(
     ctx.require(Action::RecordVehicleFees)?;
     let history = fee_history(conn, ctx)?;
     let mut faults = Vec::new();
-    let period = match Period::parse(period.trim())
-        .map_err(|e| DomainError::from_period_parse("period", &e))
-        .and_then(|p| remittance_quarter("period", p))
-    {
-        Ok(p) => Some(p),
-        Err(e) => {
-            faults.push(e.into());
-            None
-        }
-    };
-    let count = vehicles(body.vehicle_count, &mut faults);
-    not_negative("amount_received", body.amount_received, &mut faults);
-    not_after_today("received_on", body.received_on, today, &mut faults);
-    let reference = text("reference", &body.reference, REFERENCE_MAX, &mut faults);
-    let reason = text("reason", &body.reason, DESCRIPTION_MAX, &mut faults);
-    refused(faults)?;
+    let (period, count) = remittance_figures(
+        period,
+        body.vehicle_count,
+        body.amount_received,
+        body.received_on,
+        today,
+        &mut faults,
+    );
+    let reference = one_line("reference", &body.reference, REFERENCE_MAX, &mut faults);
+    let reason = one_line("reason", &body.reason, DESCRIPTION_MAX, &mut faults);
+    ApiError::refused(faults)?;
     let period = period.expect("refused above when absent");
     db::vehicle_fee::lock_fund(conn, ctx.municipality_id)?;
     let versions = db::vehicle_fee::versions_of(conn, ctx.municipality_id, &period.to_string())?;
@@ -509,7 +499,7 @@ pub fn correct_remittance(
         .ok_or(ApiError::NotFound("vehicle fee remittance"))?;
     let mut faults = Vec::new();
     if body.received_on < previous.received_on {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "received_on",
             "before_previous_version",
             format!(
@@ -520,7 +510,7 @@ pub fn correct_remittance(
     }
     let received = body.amount_received;
     if i64::from(count) == previous.vehicle_count && received.cents() == previous.received_cents {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "amount_received",
             "no_change",
             format!(
@@ -529,7 +519,7 @@ pub fn correct_remittance(
             ),
         ));
     }
-    refused(faults)?;
+    ApiError::refused(faults)?;
     let policy = fee_policy_on(
         &history,
         period.last_day(),
@@ -617,17 +607,21 @@ pub fn record_spending(
     let mut faults = Vec::new();
     not_after_today("spent_on", body.spent_on, today, &mut faults);
     if body.amount.is_negative() || body.amount.is_zero() {
-        faults.push(fault("amount", "positive", "a payment is more than 0.00"));
+        faults.push(FieldError::new(
+            "amount",
+            "positive",
+            "a payment is more than 0.00",
+        ));
     }
-    let payee = text("payee", &body.payee, PAYEE_MAX, &mut faults);
-    let purpose_text = text("purpose", &body.purpose, REFERENCE_MAX, &mut faults);
-    let description = text(
+    let payee = one_line("payee", &body.payee, PAYEE_MAX, &mut faults);
+    let purpose_text = one_line("purpose", &body.purpose, REFERENCE_MAX, &mut faults);
+    let description = one_line(
         "description",
         &body.description,
         DESCRIPTION_MAX,
         &mut faults,
     );
-    refused(faults)?;
+    ApiError::refused(faults)?;
     fee_policy_on(&history, body.spent_on, "spent_on", "the day spent")?;
     let purpose = SpendingPurpose::parse(&purpose_text)
         .map_err(|e| conflict("purpose", "purpose_not_allowed", e.to_string()))?;
@@ -687,7 +681,7 @@ pub fn reverse_spending(
     let mut faults = Vec::new();
     not_after_today("reversed_on", body.reversed_on, today, &mut faults);
     if body.reversed_on < spending.spent_on {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "reversed_on",
             "before_spending",
             format!(
@@ -696,8 +690,8 @@ pub fn reverse_spending(
             ),
         ));
     }
-    let reason = text("reason", &body.reason, DESCRIPTION_MAX, &mut faults);
-    refused(faults)?;
+    let reason = one_line("reason", &body.reason, DESCRIPTION_MAX, &mut faults);
+    ApiError::refused(faults)?;
     db::vehicle_fee::lock_fund(conn, municipality_id)?;
     if db::vehicle_fee::all_reversals(conn, municipality_id)?
         .iter()

@@ -20,8 +20,7 @@ use actix_web::{HttpResponse, get, post, web};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        idempotency::{Creating, Reply},
     },
     app::AppState,
     error::{ApiError, Problem},
@@ -83,22 +82,14 @@ pub struct DeterminationPath {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/determinations")]
 pub async fn make(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<DeterminationRequest>, ApiError>,
+    creating: Creating<DeterminationRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_determine,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let made = determinations::make(
                     conn,
                     &ctx,

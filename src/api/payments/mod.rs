@@ -23,11 +23,9 @@ use actix_web::{HttpResponse, post, web};
 
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        caller::MunicipalUnit,
+        idempotency::{Creating, Reply},
     },
-    app::AppState,
     error::{ApiError, Problem},
     tenancy::{Action, MunicipalityContext},
     usecases::ledger::payments::{self, NewPayment, NewReversal},
@@ -82,22 +80,14 @@ pub struct PaymentPath {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/payments")]
 pub async fn record(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<PaymentRequest>, ApiError>,
+    creating: Creating<PaymentRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = payments::record(
                     conn,
                     &ctx,
@@ -142,22 +132,14 @@ pub async fn record(
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/payments/{payment}/reversal")]
 pub async fn reverse(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<ReversalRequest>, ApiError>,
+    creating: Creating<ReversalRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id, payment_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let reversal = payments::reverse(
                     conn,
                     &ctx,

@@ -14,11 +14,9 @@ use utoipa::ToSchema;
 use super::{account_location, may_record, types::method_of};
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        caller::MunicipalUnit,
+        idempotency::{Creating, Reply},
     },
-    app::AppState,
     db::refunds::RefundRow,
     domain::Money,
     error::{ApiError, Problem},
@@ -215,22 +213,14 @@ impl From<&RefundRow> for AccountRefund {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/refunds")]
 pub async fn record(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<RefundRequest>, ApiError>,
+    creating: Creating<RefundRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = refunds::record(
                     conn,
                     &ctx,

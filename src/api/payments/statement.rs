@@ -65,10 +65,9 @@ pub async fn account(
             statement::statement(conn, &ctx, &payor_id, as_of, today)
         })
         .await?;
-    let body = Account::from(&statement);
-    let wants_csv = crate::api::csv::wanted(&req);
-    if wants_csv {
-        return Ok(crate::api::csv::ok(account_csv(&body)));
-    }
-    Ok(HttpResponse::Ok().json(body))
+    Ok(crate::api::csv::or_json(
+        &req,
+        Account::from(&statement),
+        account_csv,
+    ))
 }

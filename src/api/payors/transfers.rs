@@ -19,8 +19,7 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         clearance::SuccessorLiabilityBody,
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        idempotency::{Creating, Reply},
     },
     app::AppState,
     error::{ApiError, Problem},
@@ -195,22 +194,14 @@ fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/transfers")]
 pub async fn record(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<TransferRequest>, ApiError>,
+    creating: Creating<TransferRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (municipality, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let new = NewTransfer {
                     to_payor: body.to_payor,
                     establishments: body.establishments,

@@ -22,8 +22,8 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::{ApiJson, ApiQuery},
-        idempotency::{Idempotency, Reply, json_body},
+        extract::ApiQuery,
+        idempotency::{Creating, Reply},
     },
     app::AppState,
     domain::{Line, Money},
@@ -223,22 +223,12 @@ impl From<Computed> for RemittancePreview {
     )
 )]
 #[post("/v1/municipalities/{municipality}/remittances")]
-pub async fn submit(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    idempotency: Idempotency,
-    body: Result<ApiJson<RemittanceRequest>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
-    let slug = here.slug().to_owned();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+pub async fn submit(creating: Creating<RemittanceRequest>) -> Result<HttpResponse, ApiError> {
+    let slug = creating.slug().to_owned();
+    creating
+        .run(
             may_submit,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = remittances::submit(
                     conn,
                     &ctx,
@@ -388,22 +378,14 @@ impl From<RecordedTransfer> for Transfer {
 )]
 #[post("/v1/municipalities/{municipality}/remittances/{remittance}/transfer")]
 pub async fn transfer(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<TransferRequest>, ApiError>,
+    creating: Creating<TransferRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_submit,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = remittances::transfer(
                     conn,
                     &ctx,

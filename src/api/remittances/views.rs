@@ -177,12 +177,7 @@ fn year_csv(y: &RemittanceYear) -> String {
 }
 
 fn answer(req: &HttpRequest, body: RemittanceYear) -> HttpResponse {
-    let csv = crate::api::csv::wanted(req);
-    if csv {
-        crate::api::csv::ok(year_csv(&body))
-    } else {
-        HttpResponse::Ok().json(body)
-    }
+    crate::api::csv::or_json(req, body, year_csv)
 }
 
 /// The municipality's quarters of a year: what it submitted to its zone, the commission's share, what is outstanding.

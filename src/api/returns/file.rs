@@ -16,12 +16,10 @@ use actix_web::{HttpResponse, post, web};
 use super::{TaxReturn, return_location};
 use crate::{
     api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        caller::MunicipalUnit,
+        idempotency::{Creating, Reply},
         payors::precondition::{IfMatch, etag},
     },
-    app::AppState,
     domain::returns::ReturnFiling,
     error::{ApiError, Problem},
     tenancy::{EnteredAs, MunicipalityContext},
@@ -72,27 +70,21 @@ fn created(slug: &str, body: &TaxReturn) -> Result<Reply, ApiError> {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/returns")]
 pub async fn file(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<ReturnFiling>, ApiError>,
+    creating: Creating<ReturnFiling>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_file(&payor_id),
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
-                  }| {
-                let record =
-                    filing::file(conn, &ctx, &municipality.slug, &payor_id, body?.0, today)?;
+                  },
+                  body,
+                  today| {
+                let record = filing::file(conn, &ctx, &municipality.slug, &payor_id, body, today)?;
                 created(&slug, &TaxReturn::latest(&record))
             },
         )
@@ -131,24 +123,16 @@ pub async fn file(
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/returns/{return}/amendments")]
 pub async fn amend(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String, String)>,
     if_match: IfMatch,
-    idempotency: Idempotency,
-    body: Result<ApiJson<ReturnFiling>, ApiError>,
+    creating: Creating<ReturnFiling>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id, return_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_file(&payor_id),
-            move |MunicipalUnit { conn, ctx, .. }| {
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 // Authorised; now the body, then `If-Match` (as payor writes do).
-                let body = body?.0;
                 let precondition = if_match.required()?;
                 let record = filing::amend_return(
                     conn,

@@ -156,26 +156,29 @@ pub async fn for_period(
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
     let (entries, limit, query) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::ReviewReturns)?;
-            let params = params?.0;
-            let (limit, after) = KeyCursor::page(params.limit, params.cursor.as_deref())?;
-            // The request's own filters, for the CSV's link to the next page.
-            let mut query = format!("period={}&limit={limit}", params.period);
-            if let Some(status) = params.status {
-                query.push_str(&format!("&status={}", status.as_str()));
-            }
-            let entries = reading::for_period(
-                conn,
-                &ctx,
-                params.period,
-                params.status,
-                after.as_deref(),
-                limit as usize,
-                today,
-            )?;
-            Ok((entries, limit, query))
-        })
+        .write_for(
+            &state,
+            Action::ReviewReturns,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let params = params?.0;
+                let (limit, after) = KeyCursor::page(params.limit, params.cursor.as_deref())?;
+                // The request's own filters, for the CSV's link to the next page.
+                let mut query = format!("period={}&limit={limit}", params.period);
+                if let Some(status) = params.status {
+                    query.push_str(&format!("&status={}", status.as_str()));
+                }
+                let entries = reading::for_period(
+                    conn,
+                    &ctx,
+                    params.period,
+                    params.status,
+                    after.as_deref(),
+                    limit as usize,
+                    today,
+                )?;
+                Ok((entries, limit, query))
+            },
+        )
         .await?;
     let items: Vec<PeriodReturn> = entries.into_iter().map(Into::into).collect();
     let next_cursor = next_cursor(&items, limit, |r| KeyCursor::encode(&r.payor_id));

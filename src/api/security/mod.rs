@@ -18,17 +18,19 @@ mod types;
 pub use types::*;
 
 use actix_web::{HttpResponse, get, post, web};
+use chrono::NaiveDate;
+use serde::Serialize;
 
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        idempotency::{Creating, Reply},
     },
     app::AppState,
+    db::DbConn,
     error::{ApiError, Problem},
     tenancy::{Action, MunicipalityContext},
-    usecases::ledger::security::{self, NewReceipt},
+    usecases::ledger::security::{self, Deposit, NewReceipt},
 };
 
 fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
@@ -37,6 +39,58 @@ fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
 
 fn location(slug: &str, payor_id: &str, deposit_id: &str) -> String {
     format!("/v1/municipalities/{slug}/payors/{payor_id}/security-deposits/{deposit_id}")
+}
+
+/// A payor's and a deposit's ids, as the path gives them.
+type DepositIds<'a> = (&'a str, &'a str);
+
+/// One write on a deposit (receive, notify, apply, return): the clerk-treasurer's or
+/// staff's ([`may_enforce`]), `Idempotency-Key` honoured, the body parsed once
+/// authorised; `work` (given the unit's connection and context, the payor's and the
+/// deposit's ids, the body and today) is answered 201 at the deposit's path.
+async fn on_deposit<B, T, W>(
+    path: web::Path<(String, String, String)>,
+    creating: Creating<B>,
+    work: W,
+) -> Result<HttpResponse, ApiError>
+where
+    B: Serialize + Send + 'static,
+    T: Serialize,
+    W: FnOnce(
+            &mut DbConn,
+            &MunicipalityContext,
+            DepositIds<'_>,
+            B,
+            NaiveDate,
+        ) -> Result<T, ApiError>
+        + Send
+        + 'static,
+{
+    let (slug, payor_id, deposit_id) = path.into_inner();
+    creating
+        .run(
+            may_enforce,
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
+                let answer = work(
+                    conn,
+                    &ctx,
+                    (payor_id.as_str(), deposit_id.as_str()),
+                    body,
+                    today,
+                )?;
+                Reply::created(location(&slug, &payor_id, &deposit_id), &answer)
+            },
+        )
+        .await
+}
+
+/// What a receipt, a notice or a return posted, with the deposit as it now stands.
+fn posting(d: Deposit, journal_id: Option<String>, notice_id: Option<String>) -> SecurityPosting {
+    SecurityPosting {
+        deposit: d.into(),
+        journal_id,
+        notice_id,
+    }
 }
 
 /// `{municipality}/payors/{payor}/security-deposits/{deposit}`.
@@ -75,22 +129,14 @@ pub struct DepositPath {
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/security-deposits")]
 pub async fn require(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<SecurityRequirementRequest>, ApiError>,
+    creating: Creating<SecurityRequirementRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let d = security::require(conn, &ctx, &payor_id, body.amount, &body.reason, today)?;
                 Reply::created(
                     location(&slug, &payor_id, &d.row.id),
@@ -183,46 +229,20 @@ pub async fn show(
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/security-deposits/{deposit}/receipts")]
 pub async fn receive(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<SecurityReceiptRequest>, ApiError>,
+    creating: Creating<SecurityReceiptRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (slug, payor_id, deposit_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
-            may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
-                let (d, journal_id) = security::receive(
-                    conn,
-                    &ctx,
-                    &payor_id,
-                    &deposit_id,
-                    NewReceipt {
-                        received_on: body.received_on,
-                        amount: body.amount,
-                        method: body.method,
-                        reference: body.reference,
-                    },
-                    today,
-                )?;
-                Reply::created(
-                    location(&slug, &payor_id, &deposit_id),
-                    &SecurityPosting {
-                        deposit: d.into(),
-                        journal_id: Some(journal_id),
-                        notice_id: None,
-                    },
-                )
-            },
-        )
-        .await
+    on_deposit(path, creating, |conn, ctx, ids, body, today| {
+        let receipt = NewReceipt {
+            received_on: body.received_on,
+            amount: body.amount,
+            method: body.method,
+            reference: body.reference,
+        };
+        let (d, journal_id) = security::receive(conn, ctx, ids.0, ids.1, receipt, today)?;
+        Ok(posting(d, Some(journal_id), None))
+    })
+    .await
 }
 
 /// Give the written notice that the deposit will be applied to unpaid tax.
@@ -249,35 +269,14 @@ pub async fn receive(
     "/v1/municipalities/{municipality}/payors/{payor}/security-deposits/{deposit}/application-notices"
 )]
 pub async fn notify(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<SecurityNoticeRequest>, ApiError>,
+    creating: Creating<SecurityNoticeRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (slug, payor_id, deposit_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
-            may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                body?;
-                let (d, notice_id) =
-                    security::notify_application(conn, &ctx, &payor_id, &deposit_id, today)?;
-                Reply::created(
-                    location(&slug, &payor_id, &deposit_id),
-                    &SecurityPosting {
-                        deposit: d.into(),
-                        journal_id: None,
-                        notice_id: Some(notice_id),
-                    },
-                )
-            },
-        )
-        .await
+    on_deposit(path, creating, |conn, ctx, ids, _, today| {
+        let (d, notice_id) = security::notify_application(conn, ctx, ids.0, ids.1, today)?;
+        Ok(posting(d, None, Some(notice_id)))
+    })
+    .await
 }
 
 /// Apply the deposit to the payor's unpaid tax (only after notice and 10 days).
@@ -305,31 +304,14 @@ pub async fn notify(
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/security-deposits/{deposit}/applications")]
 pub async fn apply(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<SecurityApplicationRequest>, ApiError>,
+    creating: Creating<SecurityApplicationRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (slug, payor_id, deposit_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
-            may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
-                let a =
-                    security::apply(conn, &ctx, &payor_id, &deposit_id, body.applied_on, today)?;
-                Reply::created(
-                    location(&slug, &payor_id, &deposit_id),
-                    &SecurityApplied::from(a),
-                )
-            },
-        )
-        .await
+    on_deposit(path, creating, |conn, ctx, ids, body, today| {
+        let a = security::apply(conn, ctx, ids.0, ids.1, body.applied_on, today)?;
+        Ok(SecurityApplied::from(a))
+    })
+    .await
 }
 
 /// Return the deposit to a payor that has closed with nothing owed.
@@ -354,33 +336,16 @@ pub async fn apply(
 )]
 #[post("/v1/municipalities/{municipality}/payors/{payor}/security-deposits/{deposit}/return")]
 pub async fn give_back(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<SecurityReturnRequest>, ApiError>,
+    creating: Creating<SecurityReturnRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (slug, payor_id, deposit_id) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
-            may_enforce,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                body?;
-                let (d, journal_id) =
-                    security::return_deposit(conn, &ctx, &payor_id, &deposit_id, today)?;
-                Reply::created(
-                    location(&slug, &payor_id, &deposit_id),
-                    &SecurityPosting {
-                        deposit: d.into(),
-                        journal_id: (!journal_id.is_empty()).then_some(journal_id),
-                        notice_id: None,
-                    },
-                )
-            },
-        )
-        .await
+    on_deposit(path, creating, |conn, ctx, ids, _, today| {
+        let (d, journal_id) = security::return_deposit(conn, ctx, ids.0, ids.1, today)?;
+        Ok(posting(
+            d,
+            (!journal_id.is_empty()).then_some(journal_id),
+            None,
+        ))
+    })
+    .await
 }

@@ -27,11 +27,10 @@ use utoipa::IntoParams;
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::{ApiJson, ApiQuery},
-        idempotency::{Idempotency, Reply, json_body},
+        extract::ApiQuery,
+        idempotency::{Creating, Reply},
     },
     app::AppState,
-    domain::Period,
     error::{ApiError, Problem},
     tenancy::{Action, MunicipalityContext},
     usecases::vehicle_fee::{self, NewCorrection, NewRemittance, NewReversal, NewSpending},
@@ -125,21 +124,13 @@ pub struct FundParams {
 )]
 #[post("/v1/municipalities/{municipality}/vehicle-fee-remittances")]
 pub async fn record_remittance(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    idempotency: Idempotency,
-    body: Result<ApiJson<VehicleFeeRemittanceRequest>, ApiError>,
+    creating: Creating<VehicleFeeRemittanceRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let slug = here.slug().to_owned();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    let slug = creating.slug().to_owned();
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::record_remittance(
                     conn,
                     &ctx,
@@ -188,22 +179,14 @@ pub async fn record_remittance(
 )]
 #[post("/v1/municipalities/{municipality}/vehicle-fee-remittances/{period}/corrections")]
 pub async fn correct_remittance(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<VehicleFeeCorrectionRequest>, ApiError>,
+    creating: Creating<VehicleFeeCorrectionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, period) = path.into_inner();
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::correct_remittance(
                     conn,
                     &ctx,
@@ -261,11 +244,7 @@ pub async fn list_remittances(
             let period = params
                 .period
                 .as_deref()
-                .map(|p| {
-                    Period::parse(p.trim())
-                        .map_err(|e| crate::domain::DomainError::from_period_parse("period", &e))
-                        .and_then(|p| crate::domain::vehicle_fee::remittance_quarter("period", p))
-                })
+                .map(|p| crate::domain::vehicle_fee::parse_remittance_quarter("period", p))
                 .transpose()?;
             let versions = vehicle_fee::remittances(conn, &ctx, params.year, period)?;
             Ok(VehicleFeeRemittanceList {
@@ -273,10 +252,7 @@ pub async fn list_remittances(
             })
         })
         .await?;
-    if crate::api::csv::wanted(&req) {
-        return Ok(crate::api::csv::ok(remittances_csv(&list)));
-    }
-    Ok(HttpResponse::Ok().json(list))
+    Ok(crate::api::csv::or_json(&req, list, remittances_csv))
 }
 
 /// Record a payment out of the vehicle registration fee fund, for a purpose the ordinance allows.
@@ -306,21 +282,13 @@ pub async fn list_remittances(
 )]
 #[post("/v1/municipalities/{municipality}/vehicle-fee-fund/spending")]
 pub async fn record_spending(
-    state: web::Data<AppState>,
-    here: InMunicipality,
-    idempotency: Idempotency,
-    body: Result<ApiJson<VehicleFeeSpendingRequest>, ApiError>,
+    creating: Creating<VehicleFeeSpendingRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let location = format!("/v1/municipalities/{}/vehicle-fee-fund", here.slug());
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    let location = format!("/v1/municipalities/{}/vehicle-fee-fund", creating.slug());
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::record_spending(
                     conn,
                     &ctx,
@@ -366,23 +334,15 @@ pub async fn record_spending(
 )]
 #[post("/v1/municipalities/{municipality}/vehicle-fee-fund/spending/{spending}/reversal")]
 pub async fn reverse_spending(
-    state: web::Data<AppState>,
-    here: InMunicipality,
     path: web::Path<(String, String)>,
-    idempotency: Idempotency,
-    body: Result<ApiJson<VehicleFeeReversalRequest>, ApiError>,
+    creating: Creating<VehicleFeeReversalRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, spending) = path.into_inner();
     let location = format!("/v1/municipalities/{slug}/vehicle-fee-fund");
-    let today = state.clock.today();
-    idempotency
-        .write(
-            &state,
-            here,
-            json_body(&body),
+    creating
+        .run(
             may_record,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::reverse_spending(
                     conn,
                     &ctx,
@@ -440,9 +400,9 @@ pub async fn fund(
             vehicle_fee::statement(conn, &ctx, params.from, params.to, today)
         })
         .await?;
-    let body = VehicleFeeFund::from(&statement);
-    if crate::api::csv::wanted(&req) {
-        return Ok(crate::api::csv::ok(fund_csv(&body)));
-    }
-    Ok(HttpResponse::Ok().json(body))
+    Ok(crate::api::csv::or_json(
+        &req,
+        VehicleFeeFund::from(&statement),
+        fund_csv,
+    ))
 }

@@ -33,17 +33,10 @@ pub fn of_period(
         .load(conn)
 }
 
-/// Every extension of one payor (all periods), newest first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<ExtensionRow>> {
-    e::table
-        .filter(e::municipality_id.eq(municipality_id))
-        .filter(e::payor_id.eq(payor_id))
-        .order((e::requested_at.desc(), e::id.desc()))
-        .load(conn)
+crate::db::payor_of! {
+    /// Every extension of one payor (all periods), newest first.
+    e => ExtensionRow,
+    order: (e::requested_at.desc(), e::id.desc())
 }
 
 /// Every extension request still waiting for a decision, oldest first.

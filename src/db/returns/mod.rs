@@ -69,17 +69,10 @@ pub fn of_period(
         .load(conn)
 }
 
-/// Every return of one payor, oldest period text first.
-pub fn of_payor(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-) -> QueryResult<Vec<ReturnRow>> {
-    tax_returns::table
-        .filter(tax_returns::municipality_id.eq(municipality_id))
-        .filter(tax_returns::payor_id.eq(payor_id))
-        .order(tax_returns::period.asc())
-        .load(conn)
+crate::db::payor_of! {
+    /// Every return of one payor, oldest period text first.
+    tax_returns => ReturnRow,
+    order: tax_returns::period.asc()
 }
 
 /// Every version of a return, the original first.

@@ -22,6 +22,7 @@
 use chrono::{Datelike, NaiveDate};
 
 use super::{Policy, PolicyError};
+use crate::domain::DomainError;
 use crate::domain::calendar::last_day_of_month;
 use crate::domain::period::Period;
 
@@ -84,6 +85,17 @@ impl PolicyHistory {
     /// The version governing `period`: the one in force on its last day.
     pub fn for_period(&self, period: &Period) -> Option<&Policy> {
         self.in_force_on(period.last_day())
+    }
+
+    /// The version in force on `date`, or [`DomainError::NoPolicy`] naming the date.
+    pub fn governing_on(&self, date: NaiveDate) -> Result<&Policy, DomainError> {
+        self.in_force_on(date).ok_or(DomainError::NoPolicy { date })
+    }
+
+    /// The version governing `period` ([`Self::for_period`]), or
+    /// [`DomainError::NoPolicy`] naming the period's last day.
+    pub fn governing(&self, period: &Period) -> Result<&Policy, DomainError> {
+        self.governing_on(period.last_day())
     }
 
     /// Whether a version effective on `effective_from` may be added on `today` (rule in

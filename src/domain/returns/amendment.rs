@@ -229,9 +229,7 @@ pub fn amend(
             ),
         ));
     }
-    let policy = history.for_period(&period).ok_or(DomainError::NoPolicy {
-        date: period.last_day(),
-    })?;
+    let policy = history.governing(&period)?;
     let version = |a: &Assessment| Version {
         tax: a.tax,
         collection_fee: a.collection_fee,

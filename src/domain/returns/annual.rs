@@ -194,12 +194,6 @@ pub struct Reconciliation {
     pub lines: Vec<Line>,
 }
 
-fn policy_for<'a>(history: &'a PolicyHistory, period: &Period) -> Result<&'a Policy, DomainError> {
-    history.for_period(period).ok_or(DomainError::NoPolicy {
-        date: period.last_day(),
-    })
-}
-
 /// Reconciles the annual `filing` (assessed as `annual`) with the quarterly returns
 /// `on_file` (their latest versions; entries of other periods are ignored). The
 /// adjustments' additional tax counts as paid on `annual.paid_on`.
@@ -220,7 +214,7 @@ pub fn reconcile(
             ),
         ));
     }
-    let annual_policy = policy_for(history, &period)?;
+    let annual_policy = history.governing(&period)?;
     let citation = format!(
         "{}; the annual return shall \"reconcile and adjust for errors in the quarterly returns\": each difference is an adjustment of its quarter, interest from that quarter's due date (roomtax DESIGN §3)",
         annual_policy.annual_return.citation
@@ -228,7 +222,7 @@ pub fn reconcile(
     let mut quarters = Vec::new();
     for stated in filing.quarters() {
         let q = stated.period;
-        let policy = policy_for(history, &q)?;
+        let policy = history.governing(&q)?;
         let stated_tax = tax(policy, stated.gross_receipts, stated.exempt_receipts)?.amount;
         let filed = on_file.iter().find(|f| f.period == q);
         let mut row = QuarterReconciliation {

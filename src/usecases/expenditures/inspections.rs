@@ -190,9 +190,7 @@ pub fn answer(
             String::new()
         }
     };
-    if !faults.is_empty() {
-        return Err(ApiError::Validation(faults));
-    }
+    ApiError::refused(faults)?;
     if existing.is_some() {
         return Err(conflict(
             "id",

@@ -166,68 +166,87 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
             check_municipality(conn, m.id, &m.slug, &mut report, &mut totals)
         })?;
     }
-    if totals.journal_faults == 0 {
-        report.checked.push(format!(
-            "{} journal(s) in {} municipality(ies) have lines ({} line(s)) summing to zero, with known kinds, causes and accounts",
-            totals.journals,
-            municipalities.len(),
-            totals.lines
-        ));
-    }
-    if totals.payment_faults == 0 {
-        report.checked.push(format!(
-            "{} payment(s) each have one journal debiting cash with the amount received, {} reversal(s) each negate their payment's journal exactly",
-            totals.payments, totals.reversals
-        ));
-    }
-    if totals.replay_faults == 0 {
-        report.checked.push(format!(
-            "{} payment journal(s) replay exactly: each allocates its payment as the payment's rules do on the journals stored before it and the terms then",
-            totals.replayed
-        ));
-    }
-    if totals.credit_faults == 0 {
-        report.checked.push(format!(
-            "{} payor credit account(s) are never negative, on any date",
-            totals.credit_accounts
-        ));
-    }
-    if totals.determination_faults == 0 {
-        report.checked.push(format!(
-            "{} determination(s) each have their journal posting what they determined, and their notice",
-            totals.determinations
-        ));
-    }
-    if totals.refund_faults == 0 {
-        report.checked.push(format!(
-            "{} refund(s) each have one journal debiting the credit and crediting cash with the refund and its interest",
-            totals.refunds
-        ));
-    }
-    if totals.security_faults == 0 {
-        report.checked.push(format!(
-            "{} security event(s) that move money each have their journal (received: cash debited, the deposit credited with the amount; applied and returned: the deposit debited)",
-            totals.security_events
-        ));
-    }
-    if totals.document_faults == 0 {
-        report.checked.push(format!(
-            "{} notice document(s) each match their SHA-256",
-            totals.documents
-        ));
-    }
-    if totals.vehicle_fee_faults == 0 {
-        report.checked.push(format!(
-            "{} vehicle fee remittance version(s) and {} spending(s) each have their journal moving cash and the vehicle registration fee fund, and the fund is never overdrawn",
-            totals.vehicle_fee_remittances, totals.vehicle_fee_spending
-        ));
-    }
-    if totals.version_faults == 0 {
-        report.checked.push(format!(
-            "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
-            totals.versions, totals.returns
-        ));
-    }
+    // What each family of checks found nothing wrong with (in this order).
+    let clean = [
+        (
+            totals.journal_faults,
+            format!(
+                "{} journal(s) in {} municipality(ies) have lines ({} line(s)) summing to zero, with known kinds, causes and accounts",
+                totals.journals,
+                municipalities.len(),
+                totals.lines
+            ),
+        ),
+        (
+            totals.payment_faults,
+            format!(
+                "{} payment(s) each have one journal debiting cash with the amount received, {} reversal(s) each negate their payment's journal exactly",
+                totals.payments, totals.reversals
+            ),
+        ),
+        (
+            totals.replay_faults,
+            format!(
+                "{} payment journal(s) replay exactly: each allocates its payment as the payment's rules do on the journals stored before it and the terms then",
+                totals.replayed
+            ),
+        ),
+        (
+            totals.credit_faults,
+            format!(
+                "{} payor credit account(s) are never negative, on any date",
+                totals.credit_accounts
+            ),
+        ),
+        (
+            totals.determination_faults,
+            format!(
+                "{} determination(s) each have their journal posting what they determined, and their notice",
+                totals.determinations
+            ),
+        ),
+        (
+            totals.refund_faults,
+            format!(
+                "{} refund(s) each have one journal debiting the credit and crediting cash with the refund and its interest",
+                totals.refunds
+            ),
+        ),
+        (
+            totals.security_faults,
+            format!(
+                "{} security event(s) that move money each have their journal (received: cash debited, the deposit credited with the amount; applied and returned: the deposit debited)",
+                totals.security_events
+            ),
+        ),
+        (
+            totals.document_faults,
+            format!(
+                "{} notice document(s) each match their SHA-256",
+                totals.documents
+            ),
+        ),
+        (
+            totals.vehicle_fee_faults,
+            format!(
+                "{} vehicle fee remittance version(s) and {} spending(s) each have their journal moving cash and the vehicle registration fee fund, and the fund is never overdrawn",
+                totals.vehicle_fee_remittances, totals.vehicle_fee_spending
+            ),
+        ),
+        (
+            totals.version_faults,
+            format!(
+                "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
+                totals.versions, totals.returns
+            ),
+        ),
+    ];
+    report.checked.extend(
+        clean
+            .into_iter()
+            .filter(|(faults, _)| *faults == 0)
+            .map(|(_, checked)| checked),
+    );
     Ok(report)
 }
 
@@ -417,78 +436,77 @@ fn check_municipality(
         }
     }
     totals.version_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    check_payments(
-        conn,
-        municipality_id,
-        slug,
-        &by_cause,
-        &lines,
-        report,
-        totals,
-    )?;
-    totals.payment_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    totals.replayed += super::replay::check(
-        conn,
-        municipality_id,
-        slug,
-        &journals,
-        &lines,
-        &mut report.broken,
-    )?;
-    totals.replay_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    totals.credit_accounts += check_credit(slug, &journals, &lines, &mut report.broken);
-    totals.credit_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    totals.determinations +=
-        super::determinations::check(conn, municipality_id, slug, &by_cause, &lines, report)?;
-    totals.determination_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    totals.refunds += super::refunds::check(
-        conn,
-        municipality_id,
-        slug,
-        &by_cause,
-        &lines,
-        &mut report.broken,
-    )?;
-    totals.refund_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    check_security(
-        conn,
-        municipality_id,
-        slug,
-        &by_cause,
-        &lines,
-        report,
-        totals,
-    )?;
-    totals.security_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    let vehicle = crate::usecases::vehicle_fee::check(
-        conn,
-        municipality_id,
-        slug,
-        &by_cause,
-        &lines,
-        &mut report.broken,
-    )?;
+    let (lines, by_cause) = (&lines, &by_cause);
+    let ((), faults) = faults_in(report, |report| {
+        check_payments(conn, municipality_id, slug, by_cause, lines, report, totals)
+    })?;
+    totals.payment_faults += faults;
+    let (replayed, faults) = faults_in(report, |report| {
+        super::replay::check(
+            conn,
+            municipality_id,
+            slug,
+            &journals,
+            lines,
+            &mut report.broken,
+        )
+    })?;
+    totals.replayed += replayed;
+    totals.replay_faults += faults;
+    let (accounts, faults) = faults_in(report, |report| {
+        Ok(check_credit(slug, &journals, lines, &mut report.broken))
+    })?;
+    totals.credit_accounts += accounts;
+    totals.credit_faults += faults;
+    let (determinations, faults) = faults_in(report, |report| {
+        super::determinations::check(conn, municipality_id, slug, by_cause, lines, report)
+    })?;
+    totals.determinations += determinations;
+    totals.determination_faults += faults;
+    let (refunds, faults) = faults_in(report, |report| {
+        super::refunds::check(
+            conn,
+            municipality_id,
+            slug,
+            by_cause,
+            lines,
+            &mut report.broken,
+        )
+    })?;
+    totals.refunds += refunds;
+    totals.refund_faults += faults;
+    let ((), faults) = faults_in(report, |report| {
+        check_security(conn, municipality_id, slug, by_cause, lines, report, totals)
+    })?;
+    totals.security_faults += faults;
+    let (vehicle, faults) = faults_in(report, |report| {
+        crate::usecases::vehicle_fee::check(
+            conn,
+            municipality_id,
+            slug,
+            by_cause,
+            lines,
+            &mut report.broken,
+        )
+    })?;
     totals.vehicle_fee_remittances += vehicle.remittances;
     totals.vehicle_fee_spending += vehicle.spending;
-    totals.vehicle_fee_faults += report.broken.len() - before;
-    let before = report.broken.len();
-    for d in db::notices::all_documents(conn, municipality_id)? {
-        totals.documents += 1;
-        if crate::domain::attachment::sha256_hex(&d.bytes) != d.sha256 {
-            report.broken.push(format!(
-                "{slug}: notice {}'s document does not match its SHA-256 (changed after it was sent)",
-                d.notice_id
-            ));
+    totals.vehicle_fee_faults += faults;
+    let (documents, faults) = faults_in(report, |report| {
+        let mut documents = 0;
+        for d in db::notices::all_documents(conn, municipality_id)? {
+            documents += 1;
+            if crate::domain::attachment::sha256_hex(&d.bytes) != d.sha256 {
+                report.broken.push(format!(
+                    "{slug}: notice {}'s document does not match its SHA-256 (changed after it was sent)",
+                    d.notice_id
+                ));
+            }
         }
-    }
-    totals.document_faults += report.broken.len() - before;
+        Ok(documents)
+    })?;
+    totals.documents += documents;
+    totals.document_faults += faults;
     // Remittances to the zone: each version's and transfer's journal
     // (`usecases::remittances::check`).
     crate::usecases::remittances::check(
@@ -496,10 +514,20 @@ fn check_municipality(
         municipality_id,
         slug,
         &journals,
-        &lines,
+        lines,
         &mut report.broken,
     )?;
     Ok(())
+}
+
+/// Run one family of checks: what it returns, and how many faults it added to `report`.
+fn faults_in<T>(
+    report: &mut CheckReport,
+    check: impl FnOnce(&mut CheckReport) -> Result<T, ApiError>,
+) -> Result<(T, usize), ApiError> {
+    let before = report.broken.len();
+    let found = check(report)?;
+    Ok((found, report.broken.len() - before))
 }
 
 pub(super) type ByCause<'a> = BTreeMap<(String, String), Vec<&'a db::ledger::JournalRow>>;

@@ -148,16 +148,12 @@ impl DeterminationRecord {
     }
 }
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
 fn domain(e: DomainError) -> ApiError {
     ApiError::from(Invalid(vec![e]))
 }
 
 fn one(field: &str, rule: &str, message: impl Into<String>) -> ApiError {
-    ApiError::Validation(vec![fault(field, rule, message)])
+    ApiError::Validation(vec![FieldError::new(field, rule, message)])
 }
 
 /// The faults of the body alone (see the module doc).
@@ -169,29 +165,27 @@ fn judge_body(
     let mut faults = Vec::new();
     let basis = body.basis.trim();
     if basis.is_empty() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "basis",
             "non_empty",
             "state the basis of the determination",
         ));
     } else if basis.chars().count() > 4000 {
-        faults.push(fault("basis", "max_length", "at most 4000 characters"));
-    }
-    if determined_on > today {
-        faults.push(fault(
-            "determined_on",
-            "in_the_future",
-            format!("must not be after today ({today})"),
+        faults.push(FieldError::new(
+            "basis",
+            "max_length",
+            "at most 4000 characters",
         ));
     }
+    crate::usecases::judge::not_after_today("determined_on", determined_on, today, &mut faults);
     if !body.period.is_quarter() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "period",
             "quarter_only",
             "a determination is made for a calendar quarter (the annual return reconciles quarters)",
         ));
     } else if determined_on <= body.period.last_day() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "determined_on",
             "before_period_end",
             format!(
@@ -203,7 +197,7 @@ fn judge_body(
     }
     let mut not_for = |field: &str, given: bool| {
         if given {
-            faults.push(fault(
+            faults.push(FieldError::new(
                 field,
                 "not_for_kind",
                 format!("not a figure of a {} determination", body.kind),
@@ -226,7 +220,11 @@ fn judge_body(
     );
     let negative = |field: &str, m: Option<Money>, faults: &mut Vec<FieldError>| {
         if m.is_some_and(|m| m.is_negative()) {
-            faults.push(fault(field, "not_negative", "must not be negative"));
+            faults.push(FieldError::new(
+                field,
+                "not_negative",
+                "must not be negative",
+            ));
         }
     };
     for (field, m) in [
@@ -239,17 +237,17 @@ fn judge_body(
     }
     if kind.is_audit() {
         match (body.gross_receipts, body.tax_found) {
-            (None, None) => faults.push(fault(
+            (None, None) => faults.push(FieldError::new(
                 "gross_receipts",
                 "required",
                 "an audit states the audited gross_receipts (and exempt_receipts) or the tax_found",
             )),
-            (Some(_), Some(_)) => faults.push(fault(
+            (Some(_), Some(_)) => faults.push(FieldError::new(
                 "tax_found",
                 "one_of",
                 "give the audited receipts or the tax found, not both",
             )),
-            (None, Some(_)) if body.exempt_receipts.is_some() => faults.push(fault(
+            (None, Some(_)) if body.exempt_receipts.is_some() => faults.push(FieldError::new(
                 "exempt_receipts",
                 "one_of",
                 "exempt receipts go with gross_receipts, not with tax_found",
@@ -258,7 +256,7 @@ fn judge_body(
         }
     }
     if kind == DeterminationKind::NonFilerEstimate && body.estimated_receipts.is_none() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "estimated_receipts",
             "required",
             "an estimate states the estimated gross receipts",
@@ -309,14 +307,7 @@ pub(crate) fn terms_without_return(
     {
         return Ok(None);
     }
-    let policy = terms
-        .history
-        .for_period(period)
-        .ok_or(DomainError::NoPolicy {
-            date: period.last_day(),
-        })
-        .map_err(domain)?
-        .clone();
+    let policy = terms.history.governing(period).map_err(domain)?.clone();
     let (due_date, filing_due_date) =
         due_dates_without_return(conn, municipality_id, payor_id, &policy, period)?;
     Ok(Some(PeriodTerms {
@@ -360,9 +351,7 @@ pub fn make(
     let municipality_id = ctx.municipality_id;
     let determined_on = body.determined_on.unwrap_or(today);
     let faults = judge_body(&body, determined_on, today);
-    if !faults.is_empty() {
-        return Err(ApiError::Validation(faults));
-    }
+    ApiError::refused(faults)?;
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     db::payments::lock_payor(conn, municipality_id, payor_id)?;
     if let Some(latest) = db::payments::of_payor(conn, municipality_id, payor_id)?
@@ -396,14 +385,7 @@ pub fn make(
         ));
     }
     let period = body.period;
-    let policy = terms
-        .history
-        .for_period(&period)
-        .ok_or(DomainError::NoPolicy {
-            date: period.last_day(),
-        })
-        .map_err(domain)?
-        .clone();
+    let policy = terms.history.governing(&period).map_err(domain)?.clone();
     let authority = body.kind.authority(slug).to_owned();
     let header =
         db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?;
@@ -563,7 +545,7 @@ fn estimate(
     if earlier.iter().any(|d| {
         d.kind == DeterminationKind::NonFilerEstimate.as_str() && d.period == period.to_string()
     }) {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "period",
             "already_estimated",
             format!(

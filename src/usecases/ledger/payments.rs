@@ -52,6 +52,7 @@ use crate::{
     error::{ApiError, FieldError},
     tenancy::{Action, MunicipalityContext},
     usecases::{
+        judge::{not_after_today, one_line},
         payors::Actor,
         returns::{PayorTerms, VersionRecord},
     },
@@ -129,37 +130,6 @@ pub struct RecordedReversal {
     pub reason: String,
     /// The journal and where the payment's credit was taken back from.
     pub posting: ReversalPosting,
-}
-
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
-/// A one-line text of 1 to `max` characters, trimmed
-/// (`registry::text::one_line`); a fault joins `faults`.
-fn one_line(field: &str, text: &str, max: usize, faults: &mut Vec<FieldError>) -> String {
-    crate::domain::registry::text::one_line(field, text, max).unwrap_or_else(|e| {
-        faults.push(e.into());
-        text.trim().to_owned()
-    })
-}
-
-fn not_after_today(field: &str, date: NaiveDate, today: NaiveDate, faults: &mut Vec<FieldError>) {
-    if date > today {
-        faults.push(fault(
-            field,
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
-}
-
-fn refused(faults: Vec<FieldError>) -> Result<(), ApiError> {
-    if faults.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::Validation(faults))
-    }
 }
 
 fn domain(e: DomainError) -> ApiError {
@@ -240,14 +210,7 @@ pub(crate) fn terms_stored_by(
             continue;
         };
         let assessment = VersionRecord::from_row(latest)?.assessed.assessment;
-        let policy = terms
-            .history
-            .for_period(period)
-            .ok_or(DomainError::NoPolicy {
-                date: period.last_day(),
-            })
-            .map_err(domain)?
-            .clone();
+        let policy = terms.history.governing(period).map_err(domain)?.clone();
         out.insert(
             *period,
             PeriodTerms {
@@ -292,7 +255,7 @@ pub(crate) fn not_before_ledger_application(
         &kinds,
     )? && date < latest
     {
-        refused(vec![fault(
+        ApiError::refused(vec![FieldError::new(
             field,
             "before_latest_application",
             format!(
@@ -316,10 +279,14 @@ pub fn record(
     let mut faults = Vec::new();
     not_after_today("received_on", body.received_on, today, &mut faults);
     if body.amount.is_negative() || body.amount.is_zero() {
-        faults.push(fault("amount", "positive", "a payment is more than 0.00"));
+        faults.push(FieldError::new(
+            "amount",
+            "positive",
+            "a payment is more than 0.00",
+        ));
     }
     let reference = one_line("reference", &body.reference, 100, &mut faults);
-    refused(faults)?;
+    ApiError::refused(faults)?;
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     db::payments::lock_payor(conn, municipality_id, payor_id)?;
     if let Some(latest) = db::payments::of_payor(conn, municipality_id, payor_id)?
@@ -328,7 +295,7 @@ pub fn record(
         .max()
         && body.received_on < latest
     {
-        refused(vec![fault(
+        ApiError::refused(vec![FieldError::new(
             "received_on",
             "before_latest_payment",
             format!(
@@ -433,11 +400,11 @@ pub fn reverse(
     let reversed_on = body.reversed_on.unwrap_or(today);
     not_after_today("reversed_on", reversed_on, today, &mut faults);
     let reason = one_line("reason", &body.reason, 200, &mut faults);
-    refused(faults)?;
+    ApiError::refused(faults)?;
     let payment = db::payments::get(conn, municipality_id, payor_id, payment_id)?
         .ok_or(ApiError::NotFound("payment"))?;
     if reversed_on < payment.received_on {
-        refused(vec![fault(
+        ApiError::refused(vec![FieldError::new(
             "reversed_on",
             "before_receipt",
             format!(
@@ -452,7 +419,7 @@ pub fn reverse(
         .iter()
         .any(|j| j.kind == JournalKind::PaymentReversed.as_str())
     {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "payment",
             "already_reversed",
             "this payment is already reversed",
@@ -477,7 +444,7 @@ pub fn reverse(
     if let Some(latest) = posting.undone.iter().map(|(_, on)| *on).max()
         && latest > reversed_on
     {
-        refused(vec![fault(
+        ApiError::refused(vec![FieldError::new(
             "reversed_on",
             "before_credit_used",
             format!(
@@ -487,7 +454,7 @@ pub fn reverse(
     }
     let journal_id = super::post(conn, municipality_id, &posting.journal).map_err(|e| match e {
         // A concurrent reversal of the same payment lost the race.
-        ApiError::Conflict(_) => ApiError::RuleConflict(fault(
+        ApiError::Conflict(_) => ApiError::RuleConflict(FieldError::new(
             "payment",
             "already_reversed",
             "this payment is already reversed",

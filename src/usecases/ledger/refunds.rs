@@ -81,18 +81,6 @@ pub struct RecordedRefund {
     pub credit_left: Money,
 }
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
-fn refused(faults: Vec<FieldError>) -> Result<(), ApiError> {
-    if faults.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::Validation(faults))
-    }
-}
-
 fn domain(e: DomainError) -> ApiError {
     ApiError::from(Invalid(vec![e]))
 }
@@ -108,23 +96,29 @@ pub fn record(
     ctx.require(Action::RecordPayments)?;
     let municipality_id = ctx.municipality_id;
     let mut faults = Vec::new();
-    if body.refunded_on > today {
-        faults.push(fault(
-            "refunded_on",
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
+    crate::usecases::judge::not_after_today("refunded_on", body.refunded_on, today, &mut faults);
     if body.amount.is_negative() || body.amount.is_zero() {
-        faults.push(fault("amount", "positive", "a refund is more than 0.00"));
+        faults.push(FieldError::new(
+            "amount",
+            "positive",
+            "a refund is more than 0.00",
+        ));
     }
     let reference = body.reference.trim().to_owned();
     if reference.is_empty() {
-        faults.push(fault("reference", "non_empty", "must not be empty"));
+        faults.push(FieldError::new(
+            "reference",
+            "non_empty",
+            "must not be empty",
+        ));
     } else if reference.chars().count() > 100 {
-        faults.push(fault("reference", "max_length", "at most 100 characters"));
+        faults.push(FieldError::new(
+            "reference",
+            "max_length",
+            "at most 100 characters",
+        ));
     } else if reference.chars().any(char::is_control) {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "reference",
             "no_control_characters",
             "one line, no control characters",
@@ -133,11 +127,11 @@ pub fn record(
     let period = match Period::parse(body.period.trim()) {
         Ok(p) => Some(p),
         Err(e) => {
-            faults.push(fault("period", e.rule(), e.to_string()));
+            faults.push(FieldError::new("period", e.rule(), e.to_string()));
             None
         }
     };
-    refused(faults)?;
+    ApiError::refused(faults)?;
     let period = period.expect("refused above when absent");
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
     db::payments::lock_payor(conn, municipality_id, payor_id)?;
@@ -145,7 +139,7 @@ pub fn record(
     let header =
         db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?;
     if header.is_none() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "period",
             "no_return",
             format!("the payor has no return for {period}: a refund names the return whose overpayment it refunds"),
@@ -157,7 +151,7 @@ pub fn record(
         super::payments::credit_held_since(conn, municipality_id, payor_id, body.refunded_on)?;
     let held = then.min(now).min(since);
     if body.amount > held.max_zero() {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "amount",
             "exceeds_credit",
             format!(
@@ -172,18 +166,12 @@ pub fn record(
             ),
         ));
     }
-    refused(faults)?;
+    ApiError::refused(faults)?;
     let header = header.expect("refused above when absent");
     let record = reading::record(conn, municipality_id, header)?;
     let return_incomplete = record.status() == "incomplete";
     let due_date = record.latest().assessed.assessment.due_date;
-    let policy = terms
-        .history
-        .for_period(&period)
-        .ok_or(DomainError::NoPolicy {
-            date: period.last_day(),
-        })
-        .map_err(domain)?;
+    let policy = terms.history.governing(&period).map_err(domain)?;
     let id = db::identity::new_id();
     let posting = refund_journal(
         &RefundIn {

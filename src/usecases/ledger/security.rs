@@ -57,10 +57,6 @@ fn domain(e: DomainError) -> ApiError {
     ApiError::from(Invalid(vec![e]))
 }
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
 /// What a payor owes for one period as of a date.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Owed {
@@ -132,12 +128,7 @@ pub(crate) fn describe_owed(owed: &[Owed], as_of: NaiveDate) -> String {
 
 /// The policy in force on `today` for the payor's municipality.
 fn policy_on(terms: &PayorTerms, today: NaiveDate) -> Result<Policy, ApiError> {
-    terms
-        .history
-        .in_force_on(today)
-        .cloned()
-        .ok_or(DomainError::NoPolicy { date: today })
-        .map_err(domain)
+    terms.history.governing_on(today).cloned().map_err(domain)
 }
 
 /// The addressee block of a notice to the payor (confidential: stored, never logged).
@@ -256,12 +247,16 @@ pub fn require(
     let mut faults = Vec::new();
     let line = match security_deposit(&policy, amount) {
         Ok(line) if amount.is_zero() => {
-            faults.push(fault("amount", "positive", "a deposit is more than 0.00"));
+            faults.push(FieldError::new(
+                "amount",
+                "positive",
+                "a deposit is more than 0.00",
+            ));
             Some(line)
         }
         Ok(line) => Some(line),
         Err(DomainError::Invalid { rule, message, .. }) => {
-            faults.push(fault("amount", &rule, message));
+            faults.push(FieldError::new("amount", &rule, message));
             None
         }
         Err(e) => return Err(domain(e)),
@@ -354,13 +349,7 @@ pub fn receive(
         reference,
     } = receipt;
     let mut faults = Vec::new();
-    if received_on > today {
-        faults.push(fault(
-            "received_on",
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
+    crate::usecases::judge::not_after_today("received_on", received_on, today, &mut faults);
     let reference = match one_line("reference", &reference, 100) {
         Ok(r) => format!("{}: {r}", method.as_str()),
         Err(ApiError::Validation(mut f)) => {
@@ -372,7 +361,7 @@ pub fn receive(
     db::payments::lock_payor(conn, ctx.municipality_id, payor_id)?;
     let deposit = load(conn, ctx, payor_id, deposit_id)?;
     if received_on < deposit.row.required_on {
-        faults.push(fault(
+        faults.push(FieldError::new(
             "received_on",
             "before_requirement",
             format!(
@@ -387,11 +376,9 @@ pub fn receive(
         message,
     }) = check_receipt(&deposit.state, amount)
     {
-        faults.push(fault(&field, &rule, message));
+        faults.push(FieldError::new(&field, &rule, message));
     }
-    if !faults.is_empty() {
-        return Err(ApiError::Validation(faults));
-    }
+    ApiError::refused(faults)?;
     let journal = received_journal(payor_id, deposit_id, received_on, amount).map_err(domain)?;
     let journal_id = super::post(conn, ctx.municipality_id, &journal)?;
     record_event(
@@ -423,7 +410,7 @@ pub fn notify_application(
     db::payments::lock_payor(conn, ctx.municipality_id, payor_id)?;
     let deposit = load(conn, ctx, payor_id, deposit_id)?;
     if deposit.state.closed || deposit.state.held().is_zero() {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "deposit",
             "nothing_held",
             "the deposit holds nothing to apply",
@@ -439,7 +426,7 @@ pub fn notify_application(
         .filter(|(_, m)| !m.is_zero())
         .collect();
     if unpaid.is_empty() {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "deposit",
             "not_delinquent",
             "the payor owes no unpaid tax: there is nothing to recover from the deposit",
@@ -522,7 +509,7 @@ pub fn apply(
     ctx.require(Action::EnforceCollection)?;
     let on = applied_on.unwrap_or(today);
     if on > today {
-        return Err(ApiError::Validation(vec![fault(
+        return Err(ApiError::Validation(vec![FieldError::new(
             "applied_on",
             "in_the_future",
             format!("must not be after today ({today})"),
@@ -542,7 +529,7 @@ pub fn apply(
         .max()
         && on < latest
     {
-        return Err(ApiError::Validation(vec![fault(
+        return Err(ApiError::Validation(vec![FieldError::new(
             "applied_on",
             "before_latest_payment",
             format!(
@@ -551,7 +538,7 @@ pub fn apply(
         )]));
     }
     if deposit.state.closed {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "deposit",
             "already_returned",
             "this deposit has been returned",
@@ -627,14 +614,14 @@ pub fn return_deposit(
     db::payments::lock_payor(conn, ctx.municipality_id, payor_id)?;
     let deposit = load(conn, ctx, payor_id, deposit_id)?;
     if deposit.state.closed {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "deposit",
             "already_returned",
             "this deposit has been returned",
         )));
     }
     if !payor_closed(conn, &terms, today)? {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "payor",
             "payor_not_closed",
             "a security deposit is returned when the payor has closed (its closing date, or every establishment's, has come)",
@@ -642,7 +629,7 @@ pub fn return_deposit(
     }
     let owed = owed_as_of(conn, &terms, today)?;
     if !owed.is_empty() {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "payor",
             "amount_owed",
             format!(
@@ -670,7 +657,7 @@ pub fn return_deposit(
         None,
     )
     .map_err(|e| match e {
-        ApiError::Conflict(_) => ApiError::RuleConflict(fault(
+        ApiError::Conflict(_) => ApiError::RuleConflict(FieldError::new(
             "deposit",
             "already_returned",
             "this deposit has been returned",

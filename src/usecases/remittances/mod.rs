@@ -53,7 +53,7 @@ use crate::{
         remittances::{RemittanceRow, TransferRow},
     },
     domain::{
-        DomainError, Money, Period,
+        Money, Period,
         explain::Line,
         ledger::{Account, Cause, Component, Journal, JournalKind, JournalLine},
         registry::text::one_line,
@@ -134,18 +134,6 @@ pub struct Recorded {
     pub created: bool,
 }
 
-fn fault(field: &str, rule: &str, message: impl Into<String>) -> FieldError {
-    FieldError::new(field, rule, message.into())
-}
-
-fn refused(faults: Vec<FieldError>) -> Result<(), ApiError> {
-    if faults.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::Validation(faults))
-    }
-}
-
 /// The quarter named by `raw`: a quarter that has ended before `today`.
 pub fn ended_quarter(raw: &str, today: NaiveDate) -> Result<Period, ApiError> {
     let period = Period::parse(raw.trim())
@@ -192,7 +180,7 @@ pub fn compute(
         .into_iter()
         .next()
     else {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "period",
             "not_a_zone_member",
             format!(
@@ -201,10 +189,7 @@ pub fn compute(
         )));
     };
     let history = db::policies::load_history(conn, municipality_id)?;
-    let policy = history
-        .for_period(&period)
-        .ok_or(DomainError::NoPolicy { date: last_day })?
-        .clone();
+    let policy = history.governing(&period)?.clone();
     let (source, figures) = if db::remittances::administers_payors(conn, municipality_id)? {
         let faults = [
             ("gross_receipts", body.gross_receipts.is_some()),
@@ -214,14 +199,14 @@ pub fn compute(
         .into_iter()
         .filter(|(_, sent)| *sent)
         .map(|(field, _)| {
-            fault(
+            FieldError::new(
                 field,
                 "computed_from_ledger",
                 "the municipality administers its payors here: its totals are computed from its ledger, not entered",
             )
         })
         .collect();
-        refused(faults)?;
+        ApiError::refused(faults)?;
         let receipts = tax_receipts(conn, municipality_id, &period)?;
         let figures = ledger_figures(&receipts, |p| {
             history.for_period(p).map(|policy| policy.rate.value)
@@ -236,14 +221,14 @@ pub fn compute(
         .into_iter()
         .filter(|(_, absent)| *absent)
         .map(|(field, _)| {
-            fault(
+            FieldError::new(
                 field,
                 "required",
                 "the municipality administers its tax elsewhere: enter its totals",
             )
         })
         .collect();
-        refused(missing)?;
+        ApiError::refused(missing)?;
         let figures = Figures {
             gross_receipts: body.gross_receipts.unwrap_or_default(),
             tax_collected: body.tax_collected.unwrap_or_default(),
@@ -253,7 +238,7 @@ pub fn compute(
             .into_iter()
             .map(FieldError::from)
             .collect();
-        refused(faults)?;
+        ApiError::refused(faults)?;
         (Source::Entered, figures)
     };
     let versions = db::remittances::of_municipality(conn, municipality_id, &[period.to_string()])?;
@@ -289,7 +274,7 @@ pub fn preview(
     ctx.require(Action::SubmitRemittances)?;
     let period = period?;
     if !db::remittances::administers_payors(conn, ctx.municipality_id)? {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "municipality",
             "entered_totals",
             "the municipality administers its tax elsewhere: its clerk enters the totals, so there is nothing to compute",
@@ -493,13 +478,7 @@ pub fn transfer(
     ctx.require(Action::SubmitRemittances)?;
     let municipality_id = ctx.municipality_id;
     let mut faults = Vec::new();
-    if body.paid_on > today {
-        faults.push(fault(
-            "paid_on",
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
+    crate::usecases::judge::not_after_today("paid_on", body.paid_on, today, &mut faults);
     let reference = match one_line("reference", &body.reference, 100) {
         Ok(r) => Some(r),
         Err(e) => {
@@ -507,13 +486,13 @@ pub fn transfer(
             None
         }
     };
-    refused(faults)?;
+    ApiError::refused(faults)?;
     let version = db::remittances::by_id(conn, municipality_id, id)?
         .ok_or(ApiError::NotFound("remittance"))?;
     let periods = [version.period.clone()];
     let versions = db::remittances::of_municipality(conn, municipality_id, &periods)?;
     if latest_of(&versions, &version.period).is_some_and(|l| l.id != version.id) {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "remittance",
             "superseded",
             format!(
@@ -524,7 +503,7 @@ pub fn transfer(
     }
     let transfers = db::remittances::transfers_of_municipality(conn, municipality_id, &periods)?;
     if transfers.iter().any(|t| t.remittance_id == version.id) {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "remittance",
             "already_paid",
             "the commission's share of this version is already marked paid",
@@ -543,7 +522,7 @@ pub fn transfer(
     let paid: i64 = transfers.iter().map(|t| t.amount_cents).sum();
     let amount = version.commission_cents - paid;
     if amount <= 0 {
-        return Err(ApiError::RuleConflict(fault(
+        return Err(ApiError::RuleConflict(FieldError::new(
             "remittance",
             "nothing_outstanding",
             format!(

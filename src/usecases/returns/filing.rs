@@ -128,13 +128,7 @@ fn parse(
             ),
         ));
     }
-    let policy = terms
-        .history
-        .for_period(&period)
-        .ok_or(DomainError::NoPolicy {
-            date: period.last_day(),
-        })
-        .map_err(domain)?;
+    let policy = terms.history.governing(&period).map_err(domain)?;
     let filing = body.parse(policy, terms.election)?;
     if let Some(list) = filing.establishments() {
         let own =

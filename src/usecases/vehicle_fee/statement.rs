@@ -102,13 +102,7 @@ pub fn statement(
     let to = to.unwrap_or(today);
     let from = from.unwrap_or_else(|| to.with_ordinal(1).unwrap_or(to));
     let mut faults = Vec::new();
-    if to > today {
-        faults.push(FieldError::new(
-            "to",
-            "in_the_future",
-            format!("must not be after today ({today})"),
-        ));
-    }
+    crate::usecases::judge::not_after_today("to", to, today, &mut faults);
     if from > to {
         faults.push(FieldError::new(
             "from",
@@ -116,9 +110,7 @@ pub fn statement(
             format!("must not be after `to` ({to})"),
         ));
     }
-    if !faults.is_empty() {
-        return Err(ApiError::Validation(faults));
-    }
+    ApiError::refused(faults)?;
     let municipality_id = ctx.municipality_id;
     let lines = fund(conn, municipality_id)?;
     let opening = from

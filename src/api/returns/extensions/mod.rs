@@ -20,7 +20,7 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::{ApiJson, ApiQuery},
-        idempotency::{Idempotency, Reply, json_body},
+        idempotency::{Idempotency, Reply},
     },
     app::AppState,
     error::{ApiError, Problem},
@@ -65,13 +65,12 @@ pub async fn request(
         move |ctx: &MunicipalityContext| ctx.return_filer(&payor_id)
     };
     idempotency
-        .write(
+        .write_json(
             &state,
             here,
-            json_body(&body),
+            body,
             authorise,
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = body?.0;
+            move |MunicipalUnit { conn, ctx, .. }, body| {
                 let record = ext::request(conn, &ctx, &payor_id, body.period, &body.reason, now)?;
                 let location = extension_location(&slug, &record.row.id);
                 Reply::created(location, &ReturnExtension::from(record))
@@ -129,12 +128,15 @@ pub async fn of_municipality(
     params: Result<ApiQuery<ExtensionListParams>, ApiError>,
 ) -> Result<web::Json<ExtensionList>, ApiError> {
     let list = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
-            ctx.require(Action::ReviewReturns)?;
-            let (page, query) = params?.0.page()?;
-            let records = ext::of_municipality(conn, &ctx, query)?;
-            Ok(listed(&page, records))
-        })
+        .write_for(
+            &state,
+            Action::ReviewReturns,
+            move |MunicipalUnit { conn, ctx, .. }| {
+                let (page, query) = params?.0.page()?;
+                let records = ext::of_municipality(conn, &ctx, query)?;
+                Ok(listed(&page, records))
+            },
+        )
         .await?;
     Ok(web::Json(list))
 }
