@@ -74,14 +74,25 @@ def loadavg():
 
 
 def seed(args, env):
+    """Seed the database, or with --reuse read what an earlier run's seed wrote
+    (seed.json and ids.csv in the work folder): the report, with the accounts'
+    password and how far earlier runs' writes went."""
     ids = os.path.join(args.work, "ids.csv")
-    started = time.time()
-    out = subprocess.run([args.bin, "bench-seed", "--scale", str(args.scale), "--ids", ids],
-                         env=env, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise SystemExit(f"roomtax bench-seed failed: {out.stderr[-2000:]}")
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    report["seconds"] = round(time.time() - started, 1)
+    saved = os.path.join(args.work, "seed.json")
+    if args.reuse:
+        with open(saved) as f:
+            report = json.load(f)
+        report["reused"] = True
+    else:
+        started = time.time()
+        out = subprocess.run([args.bin, "bench-seed", "--scale", str(args.scale), "--ids", ids],
+                             env=env, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"roomtax bench-seed failed: {out.stderr[-2000:]}")
+        report = json.loads(out.stdout.strip().splitlines()[-1])
+        report["seconds"] = round(time.time() - started, 1)
+        report["writes_used"] = {}
+        save_seed(saved, report)
     payors = []
     slugs = {s: i + 1 for i, s in enumerate(report["municipalities"])}
     with open(ids) as f:
@@ -89,6 +100,14 @@ def seed(args, env):
             slug, pid = line.strip().split(",")
             payors.append((slugs[slug], pid))
     return report, payors
+
+
+def save_seed(path, report):
+    """The seed's report for a later --reuse (mode 0600: it holds the password of
+    the bench's accounts)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump({k: v for k, v in report.items() if k != "reused"}, f, indent=2)
 
 
 def sign_in(addr, email, password):
@@ -99,19 +118,24 @@ def sign_in(addr, email, password):
 
 
 def write_lua(path, addr, report, payors, run_id):
+    """The Lua data file wrk's scripts load: tokens and the run's names. The payors
+    go to a text file beside it, one `index payor_id` a line, which common.lua reads
+    line by line (a Lua table literal of 100,000 payors passes Lua's limit of 65,536
+    constants in one function)."""
     password = report["password"]
     today = datetime.now(ZoneInfo("America/Chicago")).date().isoformat()
     munis = [(s, sign_in(addr, f"clerk@{s}.bench", password)) for s in report["municipalities"]]
     admin = sign_in(addr, report["zone_admin"], password)
+    payor_file = path + ".payors"
+    with open(payor_file, "w") as f:
+        for m, pid in payors:
+            f.write(f"{m} {pid}\n")
     with open(path, "w") as f:
         f.write("return {\n")
         f.write(f'  run = "{run_id}", today = "{today}", zone = "{report["zone"]}",\n')
-        f.write(f'  admin = "{admin}",\n  munis = {{\n')
+        f.write(f'  admin = "{admin}", payors_file = "{payor_file}",\n  munis = {{\n')
         for slug, token in munis:
             f.write(f'    {{ slug = "{slug}", token = "{token}" }},\n')
-        f.write("  },\n  payors = {\n")
-        for m, pid in payors:
-            f.write(f'    {{ {m}, "{pid}" }},\n')
         f.write("  },\n}\n")
     return time.time()
 
@@ -169,7 +193,7 @@ def pg_payor_setup(args, report, payors):
     mine = [p for m, p in payors if m == 1]
     # pgbench picks payor k of this table (bench_payors is the superuser's helper view
     # of the first municipality's payors, readable by the runtime role).
-    sql = ("CREATE TABLE bench_payors (k integer PRIMARY KEY, payor_id text NOT NULL);"
+    sql = ("DROP TABLE IF EXISTS bench_payors; CREATE TABLE bench_payors (k integer PRIMARY KEY, payor_id text NOT NULL);"
            f"GRANT SELECT ON bench_payors TO {args.pg_app_role};")
     subprocess.run(["psql", args.sql_url, "-X", "-q", "-c", sql], check=True)
     rows = "\n".join(f"{k}\t{p}" for k, p in enumerate(mine))
@@ -252,6 +276,8 @@ def main():
     ap.add_argument("--no-half-peak", dest="half_peak", action="store_false",
                     help="skip the second, paced pass of each scenario at half its peak rate")
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
+    ap.add_argument("--reuse", action="store_true",
+                    help="the work folder holds an earlier run's seed (SQLite)")
     ap.add_argument("--sql-url", default="")
     ap.add_argument("--pg-app-url", default="")
     ap.add_argument("--pg-app-role", default="")
@@ -289,7 +315,8 @@ def main():
                 signed = write_lua(data, server.addr, report, payors, run_id)
             settle(server.addr)
             log(f"{name}: {what}")
-            r = run_wrk(args, server.addr, script, data, name)
+            r = run_wrk(args, server.addr, script, data, name,
+                        index_base=report["writes_used"].get(name, 0))
             r.update({"name": name, "what": what, "memory": proc_status(pid)})
             result["scenarios"].append(r)
             if "error" in r:
@@ -314,6 +341,12 @@ def main():
                 h["pace_ms"] = pace
                 h["duration"] = duration
                 r["half_peak"] = h
+            if name in ("filing", "payment") and "max_index" in r:
+                # Writes (filing, payment) continue here in a later --reuse run.
+                used = report["writes_used"]
+                used[name] = max(used.get(name, 0), r["max_index"] + 1,
+                                 (r.get("half_peak") or {}).get("max_index", -1) + 1)
+                save_seed(os.path.join(args.work, "seed.json"), report)
                 if "error" in h:
                     log(f"  half peak: {h['error']}")
                 else:

@@ -7,7 +7,7 @@
 #
 #   bench/run.sh --backend sqlite|postgres --scale S [--binary PATH] [--duration SECS]
 #                [--clients N] [--threads T] [--only a,b] [--label L] [--results DIR] [--keep]
-#                [--no-half-peak]
+#                [--no-half-peak] [--reuse DIR]
 #
 #   --scale     1 = 50 municipalities x 2,000 payors x the 4 quarters of 2025 (a return
 #               and a payment each); fractions shrink the payors (0.02: 1 x 2,000),
@@ -20,13 +20,18 @@
 #   --keep      keep the work folder (database, server logs, wrk output)
 #   --no-half-peak  skip the second pass of each scenario, paced to half the rate just
 #               measured (its p99 is the target "p99 under 20 ms at half the peak")
+#   --reuse DIR measure again on the database a --keep run left in DIR (its seed.json,
+#               ids.csv and roomtax.db, or on PostgreSQL pg.env naming the kept database
+#               and roles) instead of seeding anew; writes carry on after the returns and
+#               payments earlier runs filed. --keep on PostgreSQL keeps the database and
+#               its two roles (drop them by hand: the commands are in pg.env)
 # Settings: ROOMTAX_BENCH_PG_URL (superuser URL, default
 # postgres://postgres@127.0.0.1:5432/postgres). Installs Debian's wrk when absent.
 # Exit 0 when every scenario ran with no non-2xx answer and no socket error.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-backend="" scale="" binary="" duration=20 clients=32 threads=2 only="" label="" keep="" half_peak=yes
+backend="" scale="" binary="" duration=20 clients=32 threads=2 only="" label="" keep="" half_peak=yes reuse=""
 results=bench/results
 while (($#)); do
   case $1 in
@@ -41,6 +46,7 @@ while (($#)); do
     --results) results=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --no-half-peak) half_peak=no; shift ;;
+    --reuse) reuse=$(realpath "$2"); keep=1; shift 2 ;;
     -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -58,11 +64,19 @@ if [[ -z $binary ]]; then
 fi
 binary=$(realpath "$binary")
 pg_server=${ROOMTAX_BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
-work=$(mktemp -d "${TMPDIR:-/tmp}/roomtax-bench.XXXXXX")
+if [[ -n $reuse ]]; then
+  if [[ $backend == sqlite ]]; then needed="seed.json ids.csv roomtax.db"; else needed="seed.json ids.csv pg.env"; fi
+  for f in $needed; do
+    [[ -e $reuse/$f ]] || { echo "--reuse $reuse: no $f there (a run with --keep leaves it)" >&2; exit 2; }
+  done
+  work=$reuse
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/roomtax-bench.XXXXXX")
+fi
 suffix="$$_$RANDOM"
 db="" owner="" app=""
 cleanup() {
-  if [[ -n $db ]]; then
+  if [[ -n $db && -z $keep ]]; then
     psql "$pg_server" -X -q -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" \
       -c "DROP ROLE IF EXISTS $app" -c "DROP ROLE IF EXISTS $owner" >/dev/null 2>&1 || true
   fi
@@ -76,21 +90,31 @@ args=(--bin "$binary" --work "$work" --backend "$backend" --scale "$scale" --dur
 [[ -n $only ]] && args+=(--only "$only")
 [[ -n $label ]] && args+=(--label "$label")
 [[ $half_peak == no ]] && args+=(--no-half-peak)
+[[ -n $reuse ]] && args+=(--reuse)
 if [[ $backend == sqlite ]]; then
   export DATABASE_URL="sqlite://$work/roomtax.db"
   unset ROOMTAX_MIGRATION_DATABASE_URL
 else
   command -v pgbench >/dev/null || { echo "pgbench is missing (Debian postgresql-client)" >&2; exit 2; }
-  # A fresh database with the two roles of production (deploy/postgres-init), as bench/crash.
-  db=roomtax_bench_$suffix owner=roomtax_bench_owner_$suffix app=roomtax_bench_app_$suffix
   hostport=${pg_server#*://}; hostport=${hostport#*@}; hostport=${hostport%%/*}
-  superuser=${pg_server#*://}; superuser=${superuser%%@*}; superuser=${superuser%%:*}
-  pw_owner="owner$RANDOM$RANDOM" pw_app="app$RANDOM$RANDOM"
-  PGHOST=${hostport%%:*} PGPORT=$([[ $hostport == *:* ]] && echo "${hostport##*:}" || echo 5432) \
-  POSTGRES_USER=$superuser POSTGRES_DB=postgres ROOMTAX_DB_NAME=$db \
-  ROOMTAX_OWNER_ROLE=$owner ROOMTAX_APP_ROLE=$app \
-  ROOMTAX_OWNER_DB_PASSWORD=$pw_owner ROOMTAX_APP_DB_PASSWORD=$pw_app \
-    bash deploy/postgres-init/01-roles.sh >/dev/null
+  if [[ -n $reuse ]]; then
+    # shellcheck disable=SC1091
+    source "$work/pg.env"
+  else
+    # A fresh database with the two roles of production (deploy/postgres-init), as bench/crash.
+    db=roomtax_bench_$suffix owner=roomtax_bench_owner_$suffix app=roomtax_bench_app_$suffix
+    superuser=${pg_server#*://}; superuser=${superuser%%@*}; superuser=${superuser%%:*}
+    pw_owner="owner$RANDOM$RANDOM" pw_app="app$RANDOM$RANDOM"
+    PGHOST=${hostport%%:*} PGPORT=$([[ $hostport == *:* ]] && echo "${hostport##*:}" || echo 5432) \
+    POSTGRES_USER=$superuser POSTGRES_DB=postgres ROOMTAX_DB_NAME=$db \
+    ROOMTAX_OWNER_ROLE=$owner ROOMTAX_APP_ROLE=$app \
+    ROOMTAX_OWNER_DB_PASSWORD=$pw_owner ROOMTAX_APP_DB_PASSWORD=$pw_app \
+      bash deploy/postgres-init/01-roles.sh >/dev/null
+    if [[ -n $keep ]]; then
+      (umask 077; printf 'db=%s owner=%s app=%s pw_owner=%s pw_app=%s\n# to drop: psql %s -c "DROP DATABASE %s WITH (FORCE)" -c "DROP ROLE %s" -c "DROP ROLE %s"\n' \
+        "$db" "$owner" "$app" "$pw_owner" "$pw_app" "$pg_server" "$db" "$app" "$owner" > "$work/pg.env")
+    fi
+  fi
   export DATABASE_URL="postgres://$app:$pw_app@$hostport/$db"
   export ROOMTAX_MIGRATION_DATABASE_URL="postgres://$owner:$pw_owner@$hostport/$db"
   args+=(--sql-url "${pg_server%/*}/$db" --pg-app-url "$DATABASE_URL" --pg-app-role "$app")

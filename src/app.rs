@@ -108,6 +108,21 @@ impl AuthState {
     }
 }
 
+/// Cap glibc's malloc at two arenas. By default every thread that allocates
+/// gets an arena of its own (up to eight per core), each holding on to the
+/// memory it once used: the service's resident memory grew with the number of
+/// blocking threads that ever ran a request (bench/results/README.md). Two
+/// arenas keep two workers from contending on one lock; anywhere but glibc
+/// this does nothing.
+pub fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; called once at
+    // startup, before the server's threads start.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// Shared state every handler reaches through `web::Data<AppState>`.
 #[derive(Debug, Clone)]
 pub struct AppState {
@@ -301,6 +316,12 @@ impl Application {
             })?
             .disable_signals()
             .shutdown_timeout(settings.shutdown_timeout_secs)
+            // Database work runs on each worker's blocking pool; more threads
+            // than pooled connections only wait for one (and each thread that
+            // ever ran grows the resident memory by its malloc arena), so the
+            // pool is capped at the connections plus two instead of tokio's
+            // 512 ÷ cores (bench/results/README.md: peak RSS).
+            .worker_max_blocking_threads(settings.pool_size as usize + 2)
             .run();
         Ok(Self {
             addr: bound,

@@ -2,6 +2,13 @@
 -- Data (tokens, payor ids) comes from the Lua file named by BENCH_DATA, written by
 -- bench.py after the seed; the figures go to the JSON file named by BENCH_OUT.
 local data = dofile(os.getenv("BENCH_DATA"))
+-- The payors, `municipality-index payor-id` a line (a table literal that large would
+-- pass Lua's limit of constants in one function).
+data.payors = {}
+for line in io.lines(data.payors_file) do
+  local m, id = line:match("^(%d+) (%S+)$")
+  data.payors[#data.payors + 1] = { tonumber(m), id }
+end
 bench = { data = data }
 
 local threads = {}

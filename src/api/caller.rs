@@ -462,6 +462,11 @@ impl<P: Place> FromRequest for Public<P> {
 }
 
 impl<P: Place> Public<P> {
+    /// The slug of the tenant the request is about (not yet looked up).
+    pub fn slug(&self) -> &str {
+        &self.slug
+    }
+
     /// A public request about the tenant with this slug.
     pub fn new(slug: String) -> Self {
         Self {

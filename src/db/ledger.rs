@@ -84,17 +84,24 @@ pub fn lines_of(
         .load(conn)
 }
 
-/// `text` with LIKE's wildcards escaped (escape character `\`).
-fn like_prefix(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len() + 1);
-    for c in text.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            escaped.push('\\');
+/// The half-open range `[prefix, upper)` of account names that start with
+/// `prefix`, compared byte by byte: SQLite's default BINARY collation and the
+/// `"C"` collation PostgreSQL's `ledger_lines.account` carries (migration
+/// `ledger_account_order`). Unlike `LIKE 'prefix%'` (case-insensitive on
+/// SQLite, locale-bound on PostgreSQL) it uses the `(municipality_id,
+/// account)` index on both backends, so reading one payor's lines costs the
+/// payor's lines, not the municipality's (the bench seed found filing and
+/// payments slowing as a municipality grew).
+fn prefix_range(prefix: &str) -> (String, String) {
+    let mut upper = prefix.to_owned();
+    match upper.pop() {
+        Some(last) => {
+            let next = char::from_u32(last as u32 + 1).unwrap_or(char::MAX);
+            upper.push(next);
         }
-        escaped.push(c);
+        None => upper.push(char::MAX),
     }
-    escaped.push('%');
-    escaped
+    (prefix.to_owned(), upper)
 }
 
 /// `(account, amount_cents)` of every line on an account whose name starts
@@ -105,6 +112,7 @@ pub fn lines_by_prefix_as_of(
     prefix: &str,
     as_of: NaiveDate,
 ) -> QueryResult<Vec<(String, i64)>> {
+    let (from, to) = prefix_range(prefix);
     ledger_lines::table
         .inner_join(
             ledger_journals::table.on(ledger_journals::municipality_id
@@ -112,7 +120,8 @@ pub fn lines_by_prefix_as_of(
                 .and(ledger_journals::id.eq(ledger_lines::journal_id))),
         )
         .filter(ledger_lines::municipality_id.eq(municipality_id))
-        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_lines::account.ge(from))
+        .filter(ledger_lines::account.lt(to))
         .filter(ledger_journals::posted_on.le(as_of))
         .select((ledger_lines::account, ledger_lines::amount_cents))
         .load(conn)
@@ -279,6 +288,7 @@ pub fn payor_lines_as_of(
     prefix: &str,
     as_of: NaiveDate,
 ) -> QueryResult<Vec<PayorLine>> {
+    let (from, to) = prefix_range(prefix);
     ledger_lines::table
         .inner_join(
             ledger_journals::table.on(ledger_journals::municipality_id
@@ -286,7 +296,8 @@ pub fn payor_lines_as_of(
                 .and(ledger_journals::id.eq(ledger_lines::journal_id))),
         )
         .filter(ledger_lines::municipality_id.eq(municipality_id))
-        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_lines::account.ge(from))
+        .filter(ledger_lines::account.lt(to))
         .filter(ledger_journals::posted_on.le(as_of))
         .order((
             ledger_journals::posted_on.asc(),
@@ -312,6 +323,7 @@ pub fn latest_posted_of_kinds(
     prefix: &str,
     kinds: &[&str],
 ) -> QueryResult<Option<NaiveDate>> {
+    let (from, to) = prefix_range(prefix);
     ledger_lines::table
         .inner_join(
             ledger_journals::table.on(ledger_journals::municipality_id
@@ -319,7 +331,8 @@ pub fn latest_posted_of_kinds(
                 .and(ledger_journals::id.eq(ledger_lines::journal_id))),
         )
         .filter(ledger_lines::municipality_id.eq(municipality_id))
-        .filter(ledger_lines::account.like(like_prefix(prefix)).escape('\\'))
+        .filter(ledger_lines::account.ge(from))
+        .filter(ledger_lines::account.lt(to))
         .filter(ledger_journals::kind.eq_any(kinds))
         .select(diesel::dsl::max(ledger_journals::posted_on))
         .first(conn)

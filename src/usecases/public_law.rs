@@ -6,13 +6,82 @@
 //! Contract: public (no caller, nothing stored); the policy history in force
 //! and the zone membership stints come from the database, every rule from
 //! `domain::quote`.
+//!
+//! A quote is pure computation on rows that change a few times a decade, so a
+//! municipality's public law ([`PublicLaw`]: its row, policy history and zone
+//! stints) is kept in memory once read: [`remembered`] answers without the
+//! database while this process has written no policy version or membership
+//! since (`db::policies::public_law_writes`) and for [`FRESH_FOR`] at most,
+//! which bounds how long a version added by another process sharing the
+//! database can go unseen by a quote. A quote binds no one (a filing reads
+//! the policy from the database in its own transaction), and a version can
+//! take effect no earlier than the first day of the current month, so that
+//! window changes no figure anyone relies on.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, LazyLock, Mutex},
+    time::{Duration, Instant},
+};
 
 use crate::{
     db::{self, DbConn, models::MunicipalityRow},
-    domain::{DueItem, Quote, QuoteInput, due_calendar, period, quote},
+    domain::{
+        DueItem, PolicyHistory, Quote, QuoteInput, due_calendar, period, quote,
+        zone_membership::Stint,
+    },
     error::ApiError,
     usecases,
 };
+
+/// How long a municipality's public law read from the database is used
+/// without reading it again.
+pub const FRESH_FOR: Duration = Duration::from_secs(5);
+
+/// What a quote of one municipality reads: its row, its policy history and
+/// its zone membership stints.
+#[derive(Debug)]
+pub struct PublicLaw {
+    /// The municipality.
+    pub municipality: MunicipalityRow,
+    history: PolicyHistory,
+    zone: Vec<Stint>,
+    read_at: Instant,
+    writes: u64,
+}
+
+impl PublicLaw {
+    /// What a return owes under this law (see `domain::quote`).
+    pub fn quote(&self, input: &QuoteInput) -> Result<Quote, ApiError> {
+        Ok(quote(&self.history, input, &self.zone)?)
+    }
+}
+
+static REMEMBERED: LazyLock<Mutex<HashMap<String, Arc<PublicLaw>>>> = LazyLock::new(Mutex::default);
+
+/// The public law of the municipality `slug` if it was read less than
+/// [`FRESH_FOR`] ago and this process wrote nothing it reads since.
+pub fn remembered(slug: &str) -> Option<Arc<PublicLaw>> {
+    let law = REMEMBERED.lock().ok()?.get(slug).cloned()?;
+    (law.read_at.elapsed() < FRESH_FOR && law.writes == db::policies::public_law_writes())
+        .then_some(law)
+}
+
+/// Read the public law of `municipality` (and remember it for [`remembered`]).
+pub fn read(conn: &mut DbConn, municipality: MunicipalityRow) -> Result<Arc<PublicLaw>, ApiError> {
+    let writes = db::policies::public_law_writes();
+    let law = Arc::new(PublicLaw {
+        history: db::policies::load_history(conn, municipality.id)?,
+        zone: usecases::membership::stints_of(conn, municipality.id)?,
+        municipality,
+        read_at: Instant::now(),
+        writes,
+    });
+    if let Ok(mut remembered) = REMEMBERED.lock() {
+        remembered.insert(law.municipality.slug.clone(), Arc::clone(&law));
+    }
+    Ok(law)
+}
 
 /// What a return of `municipality` owes (see `domain::quote`).
 pub fn quote_for(

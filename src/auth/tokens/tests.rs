@@ -387,3 +387,19 @@ fn rotation_keeps_old_tokens_valid_until_the_old_key_is_dropped() {
     assert_eq!(verifier.verify(&old_token), Err(TokenError::UnknownKey));
     assert!(verifier.verify(&new_token).is_ok());
 }
+
+#[test]
+fn a_remembered_token_does_not_let_a_forged_twin_through() {
+    let (_, verifier, ring) = setup();
+    let token = sign_current(&ring, &good_claims());
+    let first = verifier.verify(&token).unwrap();
+    // The second verification is answered from memory, with the same claims,
+    // and a clone of the verifier shares what it remembers.
+    assert_eq!(verifier.clone().verify(&token).unwrap(), first);
+    let (message, signature) = token.rsplit_once('.').unwrap();
+    let mut bytes = URL_SAFE_NO_PAD.decode(signature).unwrap();
+    bytes[7] ^= 0x01;
+    let forged = format!("{message}.{}", URL_SAFE_NO_PAD.encode(&bytes));
+    assert_eq!(verifier.verify(&forged), Err(TokenError::BadSignature));
+    assert!(verifier.verify(&format!("{token}x")).is_err());
+}

@@ -13,6 +13,7 @@ pub mod attachments;
 pub mod extensions;
 pub mod rows;
 
+use chrono::NaiveDate;
 use diesel::prelude::*;
 
 pub use rows::{ReturnRow, VersionRow};
@@ -86,6 +87,82 @@ pub fn versions(
         .filter(return_versions::return_id.eq(return_id))
         .order(return_versions::version.asc())
         .load(conn)
+}
+
+/// A version without its stored documents: what the ledger's terms and the
+/// previous year's tax need of every version of a payor's returns.
+#[derive(Debug, Clone, Queryable)]
+pub struct VersionSummary {
+    /// The return.
+    pub return_id: String,
+    /// The version's number (1 is the original).
+    pub version: i64,
+    /// Its tax.
+    pub tax_cents: i64,
+    /// When it was stored.
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// [`VersionSummary`] of every version of `return_ids`, by return, the
+/// original first (the columns alone: no filing or assessment document).
+pub fn version_summaries_of_many(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_ids: &[String],
+) -> QueryResult<Vec<VersionSummary>> {
+    return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq_any(return_ids))
+        .order((
+            return_versions::return_id.asc(),
+            return_versions::version.asc(),
+        ))
+        .select((
+            return_versions::return_id,
+            return_versions::version,
+            return_versions::tax_cents,
+            return_versions::created_at,
+        ))
+        .load(conn)
+}
+
+/// The stored assessment document (JSON) of one version, alone.
+pub fn assessment_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_id: &str,
+    version: i64,
+) -> QueryResult<String> {
+    return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq(return_id))
+        .filter(return_versions::version.eq(version))
+        .select(return_versions::assessment)
+        .first(conn)
+}
+
+/// `(return_id, first filed_on)` of each of `return_ids` that has a version:
+/// the date its first version was filed, without reading the versions' stored
+/// filing and assessment documents (a clerk's period list needs only this, for
+/// thousands of returns at once).
+pub fn first_filed_of_many(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    return_ids: &[String],
+) -> QueryResult<Vec<(String, NaiveDate)>> {
+    let rows: Vec<(String, Option<NaiveDate>)> = return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq_any(return_ids))
+        .group_by(return_versions::return_id)
+        .select((
+            return_versions::return_id,
+            diesel::dsl::min(return_versions::filed_on),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, first)| first.map(|d| (id, d)))
+        .collect())
 }
 
 /// Every version of these returns, grouped by return, the original first.

@@ -54,7 +54,7 @@ use crate::{
     usecases::{
         judge::{not_after_today, one_line},
         payors::Actor,
-        returns::{PayorTerms, VersionRecord},
+        returns::PayorTerms,
     },
 };
 
@@ -186,19 +186,21 @@ pub(crate) fn terms_stored_by(
 ) -> Result<BTreeMap<Period, PeriodTerms>, ApiError> {
     let municipality_id = terms.payor.municipality_id;
     let payor_id = terms.payor.id.as_str();
+    // The payor's returns and their versions' figures, read once for every
+    // period (the documents stay in the database: only the latest version's
+    // due dates are read of its assessment).
+    let headers = db::returns::of_payor(conn, municipality_id, payor_id)?;
+    let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
+    let versions = db::returns::version_summaries_of_many(conn, municipality_id, &ids)?;
     let mut out = BTreeMap::new();
     for period in book.periods.keys() {
-        let header =
-            db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?;
-        let versions = match &header {
-            Some(h) => {
-                db::returns::versions_of_many(conn, municipality_id, std::slice::from_ref(&h.id))?
-            }
-            None => Vec::new(),
-        };
-        let latest = versions
-            .into_iter()
-            .rfind(|v| stored_by.is_none_or(|by| v.created_at <= by));
+        let key = period.to_string();
+        let latest = headers.iter().find(|h| h.period == key).and_then(|h| {
+            versions
+                .iter()
+                .filter(|v| v.return_id == h.id)
+                .rfind(|v| stored_by.is_none_or(|by| v.created_at <= by))
+        });
         let Some(latest) = latest else {
             // Charges without a return (on file then): a non-filer
             // estimate's period.
@@ -209,21 +211,19 @@ pub(crate) fn terms_stored_by(
             }
             continue;
         };
-        let assessment = VersionRecord::from_row(latest)?.assessed.assessment;
+        let document =
+            db::returns::assessment_of(conn, municipality_id, &latest.return_id, latest.version)?;
+        let (due_date, filing_due_date) = crate::usecases::returns::stored_due_dates(&document)?;
         let policy = terms.history.governing(period).map_err(domain)?.clone();
         out.insert(
             *period,
             PeriodTerms {
                 policy,
-                due_date: assessment.due_date,
-                filing_due_date: assessment.filing_due_date,
-                previous_year_tax: crate::usecases::returns::previous_year_tax_stored_by(
-                    conn,
-                    municipality_id,
-                    payor_id,
-                    period,
-                    stored_by,
-                )?,
+                due_date,
+                filing_due_date,
+                previous_year_tax: crate::usecases::returns::previous_year_tax_in(
+                    &headers, &versions, period, stored_by,
+                ),
             },
         );
     }

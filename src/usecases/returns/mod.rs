@@ -27,6 +27,7 @@ pub mod filing;
 pub mod reading;
 mod stored;
 
+pub(crate) use stored::stored_due_dates;
 pub use stored::{ReturnRecord, StoredFiling, VersionRecord};
 
 use crate::{
@@ -92,33 +93,41 @@ pub(crate) fn previous_year_tax_stored_by(
     period: &Period,
     stored_by: Option<chrono::NaiveDateTime>,
 ) -> Result<Option<Money>, ApiError> {
+    let headers = db::returns::of_payor(conn, municipality_id, payor_id)?;
+    let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
+    let versions = db::returns::version_summaries_of_many(conn, municipality_id, &ids)?;
+    Ok(previous_year_tax_in(&headers, &versions, period, stored_by))
+}
+
+/// [`previous_year_tax_stored_by`] over a payor's headers and version
+/// summaries already read (the ledger's terms read them once for every
+/// period): the latest version's tax (stored by `stored_by`) of each
+/// quarterly return of the year before `period`'s, summed; `None` when no
+/// such return was on file.
+pub(crate) fn previous_year_tax_in(
+    headers: &[db::returns::ReturnRow],
+    versions: &[db::returns::VersionSummary],
+    period: &Period,
+    stored_by: Option<chrono::NaiveDateTime>,
+) -> Option<Money> {
     let previous = chrono::Datelike::year(&period.last_day()) - 1;
     let periods: Vec<String> = Period::quarters_of_year(previous)
         .iter()
         .map(|p| p.to_string())
         .collect();
-    let headers: Vec<_> = db::returns::of_payor(conn, municipality_id, payor_id)?
-        .into_iter()
-        .filter(|r| periods.contains(&r.period))
-        .collect();
-    if headers.is_empty() {
-        return Ok(None);
-    }
-    let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
-    let versions: Vec<_> = db::returns::versions_of_many(conn, municipality_id, &ids)?
-        .into_iter()
-        .filter(|v| stored_by.is_none_or(|by| v.created_at <= by))
-        .collect();
-    if versions.is_empty() {
-        return Ok(None);
-    }
+    let mut found = false;
     let mut total = 0i64;
-    for id in &ids {
-        if let Some(latest) = versions.iter().rfind(|v| &v.return_id == id) {
+    for h in headers.iter().filter(|h| periods.contains(&h.period)) {
+        if let Some(latest) = versions
+            .iter()
+            .filter(|v| v.return_id == h.id)
+            .rfind(|v| stored_by.is_none_or(|by| v.created_at <= by))
+        {
+            found = true;
             total += latest.tax_cents;
         }
     }
-    Ok(Some(Money::from_cents(total)))
+    found.then(|| Money::from_cents(total))
 }
 
 /// Who may read this payor's returns, resolved in the unit of work (404 when

@@ -141,14 +141,10 @@ fn filed_and_granted(
     extensions: Vec<db::returns::rows::ExtensionRow>,
 ) -> Result<HashMap<String, Filed>, ApiError> {
     let ids: Vec<String> = returns.iter().map(|r| r.id.clone()).collect();
-    let versions = db::returns::versions_of_many(conn, municipality_id, &ids)?;
-    let mut first_filed: HashMap<&str, NaiveDate> = HashMap::new();
-    for v in &versions {
-        first_filed
-            .entry(v.return_id.as_str())
-            .and_modify(|d| *d = (*d).min(v.filed_on))
-            .or_insert(v.filed_on);
-    }
+    let first_filed: HashMap<String, NaiveDate> =
+        db::returns::first_filed_of_many(conn, municipality_id, &ids)?
+            .into_iter()
+            .collect();
     let mut by_payor: HashMap<String, Filed> = HashMap::new();
     for r in returns {
         let (Ok(period), Some(filed_on)) =

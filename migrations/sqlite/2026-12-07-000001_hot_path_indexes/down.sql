@@ -1,0 +1,1 @@
+DROP INDEX idempotency_keys_by_age;
