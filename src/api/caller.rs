@@ -12,11 +12,14 @@
 //! `db::Mode`), and everything the request needs runs in that one
 //! transaction, in this order: the row-level-security settings for the
 //! caller alone; the caller's live account, grants and disclosures (a deleted
-//! user, a revoked client or an account with nothing left is a 401); the
-//! tenant by slug (404 when there is none); the settings widened to the
+//! user, a revoked client or an account with nothing left is a 401; read
+//! again once this process changes any of them, and every few seconds for
+//! changes by other processes: see `remembered`); the tenant by slug (404 when there is none); the settings widened to the
 //! caller in its tenant; and the handler's closure, which receives the
 //! connection and the tenant context ([`MunicipalUnit`], [`ZoneUnit`],
 //! [`CallerUnit`]) and authorises first through it.
+
+pub mod remembered;
 
 use std::{
     future::{Ready, ready},
@@ -126,6 +129,24 @@ impl Authenticated {
         }
     }
 
+    /// The key this caller is remembered under (see `remembered`); none for a
+    /// web session, whose row is read on every request.
+    pub fn remembered_key(&self) -> Option<String> {
+        match self {
+            Authenticated::User(id) => Some(remembered::user_key(id)),
+            Authenticated::WebSession(_) => None,
+            Authenticated::Client { id, scope } => {
+                Some(remembered::client_key(id, scope.as_deref()))
+            }
+        }
+    }
+
+    /// What this caller holds, if it is remembered and still fresh, without
+    /// the database.
+    pub fn remembered(&self) -> Option<Caller> {
+        remembered::get(&self.remembered_key()?, db::identity::now())
+    }
+
     /// One read unit of work for a request outside any tenant (`GET /v1/me`).
     pub async fn read<T, F>(self, state: &AppState, work: F) -> Result<T, ApiError>
     where
@@ -150,8 +171,21 @@ pub struct CallerUnit<'c> {
     pub caller: Caller,
 }
 
+/// A person: remembered (see `remembered`) or read, with row-level security
+/// set to the person alone either way.
 fn load_user(conn: &mut DbConn, user_id: String) -> Result<Caller, ApiError> {
     db::rls::apply(conn, &DbScope::user(&user_id))?;
+    let key = remembered::user_key(&user_id);
+    if let Some(caller) = remembered::get(&key, db::identity::now()) {
+        return Ok(caller);
+    }
+    let epoch = remembered::epoch();
+    let caller = read_user(conn, user_id)?;
+    remembered::put(key, &caller, epoch);
+    Ok(caller)
+}
+
+fn read_user(conn: &mut DbConn, user_id: String) -> Result<Caller, ApiError> {
     let user = db::identity::user_by_id(conn, &user_id)?
         .ok_or_else(|| ApiError::Unauthorized("this account no longer exists".into()))?;
     let mut grants = Vec::new();
@@ -205,6 +239,21 @@ fn load_client(
     token_scope: Option<String>,
 ) -> Result<Caller, ApiError> {
     db::rls::apply(conn, &DbScope::client(&client_id))?;
+    let key = remembered::client_key(&client_id, token_scope.as_deref());
+    if let Some(caller) = remembered::get(&key, db::identity::now()) {
+        return Ok(caller);
+    }
+    let epoch = remembered::epoch();
+    let caller = read_client(conn, client_id, token_scope)?;
+    remembered::put(key, &caller, epoch);
+    Ok(caller)
+}
+
+fn read_client(
+    conn: &mut DbConn,
+    client_id: String,
+    token_scope: Option<String>,
+) -> Result<Caller, ApiError> {
     let client = db::identity::api_client(conn, &client_id)?
         .filter(|c| c.revoked_at.is_none())
         .ok_or_else(|| ApiError::Unauthorized("this API client has been revoked".into()))?;

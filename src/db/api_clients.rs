@@ -62,6 +62,7 @@ pub fn revoke(
     id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
+    super::epochs::ACCESS.bump();
     use api_clients as c;
     let target = c::table
         .filter(c::id.eq(id))

@@ -35,6 +35,7 @@ pub fn insert(
     row: &DisclosureGrantRow,
     payor_ids: &[String],
 ) -> QueryResult<()> {
+    super::epochs::ACCESS.bump();
     super::insert_row(conn, disclosure_grants::table, row)?;
     for payor_id in payor_ids {
         let link = (
@@ -136,6 +137,7 @@ pub fn revoke(
     id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
+    super::epochs::ACCESS.bump();
     diesel::update(
         disclosure_grants::table
             .filter(disclosure_grants::municipality_id.eq(municipality_id))

@@ -205,6 +205,7 @@ pub fn insert(conn: &mut DbConn, grant: &TenantGrant) -> QueryResult<()> {
 
 /// Revoke a grant; false when it does not exist here or was already revoked.
 pub fn revoke(conn: &mut DbConn, tenant: Tenant, id: &str, at: NaiveDateTime) -> QueryResult<bool> {
+    super::epochs::ACCESS.bump();
     let updated = in_table!(@table tenant, |g, mine, _Row| diesel::update(
         g::table
             .filter(mine)

@@ -61,6 +61,7 @@ pub fn users_by_ids(conn: &mut DbConn, ids: &[String]) -> QueryResult<Vec<UserRo
 
 /// Insert a user.
 pub fn insert_user(conn: &mut DbConn, row: &UserRow) -> QueryResult<()> {
+    super::epochs::ACCESS.bump();
     super::insert_row(conn, users::table, row)
 }
 
@@ -72,6 +73,7 @@ pub fn replace_password_hash(
     expected: &str,
     new_hash: &str,
 ) -> QueryResult<bool> {
+    super::epochs::ACCESS.bump();
     diesel::update(
         users::table
             .filter(users::id.eq(user_id))
@@ -128,6 +130,7 @@ pub fn holds_any_access(conn: &mut DbConn, user_id: &str, at: NaiveDateTime) -> 
 
 /// Mark a user deleted (their tokens stop working at the next request).
 pub fn delete_user(conn: &mut DbConn, id: &str) -> QueryResult<usize> {
+    super::epochs::ACCESS.bump();
     diesel::update(users::table.filter(users::id.eq(id)))
         .set(users::deleted_at.eq(Some(now())))
         .execute(conn)
@@ -167,11 +170,13 @@ pub fn active_disclosures(
 
 /// Insert a municipality grant (needs the tenant set).
 pub fn insert_municipality_grant(conn: &mut DbConn, row: &MunicipalityGrantRow) -> QueryResult<()> {
+    super::epochs::ACCESS.bump();
     super::insert_row(conn, municipality_grants::table, row)
 }
 
 /// Insert a zone grant (needs the zone set).
 pub fn insert_zone_grant(conn: &mut DbConn, row: &ZoneGrantRow) -> QueryResult<()> {
+    super::epochs::ACCESS.bump();
     super::insert_row(conn, zone_grants::table, row)
 }
 
@@ -224,5 +229,6 @@ pub fn api_client(conn: &mut DbConn, id: &str) -> QueryResult<Option<ApiClientRo
 
 /// Register an API client.
 pub fn insert_api_client(conn: &mut DbConn, row: &ApiClientRow) -> QueryResult<()> {
+    super::epochs::ACCESS.bump();
     super::insert_row(conn, api_clients::table, row)
 }

@@ -18,6 +18,7 @@ pub mod clearance;
 pub mod delinquency;
 pub mod determinations;
 pub mod disclosures;
+pub mod epochs;
 pub mod expenditures;
 pub mod grants;
 pub mod idempotency;
@@ -245,7 +246,20 @@ pub enum Mode {
 /// lose a revocation to a concurrent writer. Write units on SQLite therefore
 /// run one at a time; read units do not wait for them. PostgreSQL runs both
 /// concurrently (READ COMMITTED, conditional updates where order matters).
+///
+/// When the unit ends, committed or not, every memo epoch its writes moved is
+/// bumped once more (see [`epochs`]).
 pub fn in_transaction_in<T, F>(conn: &mut DbConn, mode: Mode, work: F) -> Result<T, ApiError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
+{
+    let epochs = epochs::snapshot();
+    let outcome = in_transaction_of(conn, mode, work);
+    epochs::settle(epochs);
+    outcome
+}
+
+fn in_transaction_of<T, F>(conn: &mut DbConn, mode: Mode, work: F) -> Result<T, ApiError>
 where
     F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
 {

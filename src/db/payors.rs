@@ -192,15 +192,64 @@ pub fn establishments_of(
         .load(conn)
 }
 
-/// Every establishment of the tenant (for views over all its payors: one
-/// query instead of one per payor).
-pub fn establishments_of_all(
+/// What the obligations need of a payor (a clerk's view of a period reads it
+/// for every payor at once): no contact details, no address.
+#[derive(Debug, Clone, Queryable)]
+pub struct Registrant {
+    /// Payor id.
+    pub id: String,
+    /// Legal name (shown, so every one listed is logged by the caller).
+    pub legal_name: String,
+    /// Stored annual election.
+    pub annual_election: String,
+    /// Fiscal year's last month, for a fiscal election.
+    pub fiscal_year_end_month: Option<i32>,
+    /// The day it closed or closes.
+    pub closed_on: Option<NaiveDate>,
+    /// When it was entered in the registry.
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// Every payor of the municipality after `after`, in id order, as [`Registrant`]s.
+pub fn registrants(
     conn: &mut DbConn,
     municipality_id: i64,
-) -> QueryResult<Vec<EstablishmentRow>> {
-    tenant_establishments(municipality_id)
-        .order((establishments::payor_id.asc(), establishments::name.asc()))
-        .load(conn)
+    after: Option<&str>,
+) -> QueryResult<Vec<Registrant>> {
+    let mut query = tenant_payors(municipality_id)
+        .select((
+            payors::id,
+            payors::legal_name,
+            payors::annual_election,
+            payors::fiscal_year_end_month,
+            payors::closed_on,
+            payors::created_at,
+        ))
+        .order(payors::id.asc())
+        .into_boxed();
+    if let Some(after) = after {
+        query = query.filter(payors::id.gt(after.to_owned()));
+    }
+    query.load(conn)
+}
+
+/// `(payor_id, first opening)` of every payor of the municipality with an
+/// establishment that has an opening date.
+pub fn first_openings(
+    conn: &mut DbConn,
+    municipality_id: i64,
+) -> QueryResult<Vec<(String, NaiveDate)>> {
+    let rows: Vec<(String, Option<NaiveDate>)> = tenant_establishments(municipality_id)
+        .group_by(establishments::payor_id)
+        .select((
+            establishments::payor_id,
+            dsl::min(establishments::opened_on),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(payor, first)| first.map(|d| (payor, d)))
+        .collect())
 }
 
 /// One establishment of the tenant.

@@ -117,26 +117,10 @@ fn parse(rows: Vec<PolicyVersionRow>) -> Result<(Vec<StoredPolicy>, PolicyHistor
     Ok((stored, history))
 }
 
-/// How many times this process wrote a row the public law reads (a policy
-/// version, a zone membership): `usecases::public_law` keeps a municipality's
-/// public law in memory while this count is unchanged (and for a few seconds
-/// at most, for the writes of other processes sharing the database).
-static PUBLIC_LAW_WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// See [`PUBLIC_LAW_WRITES`].
-pub fn public_law_writes() -> u64 {
-    PUBLIC_LAW_WRITES.load(std::sync::atomic::Ordering::Acquire)
-}
-
-/// Count a write of a row the public law reads (see [`PUBLIC_LAW_WRITES`]).
-pub fn public_law_written() {
-    PUBLIC_LAW_WRITES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-}
-
 /// Append a version without checks: `usecases::policies::add_version` checks it first
 /// (the demo seeds presets with it directly).
 pub fn insert(conn: &mut DbConn, new: &NewPolicyVersion<'_>) -> QueryResult<()> {
-    public_law_written();
+    super::epochs::PUBLIC_LAW.bump();
     diesel::insert_into(policy_versions::table)
         .values(new)
         .execute(conn)

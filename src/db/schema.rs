@@ -278,6 +278,9 @@ diesel::table! {
     }
 }
 
+// A clerk's view of a period joins each return to its versions' filing dates.
+diesel::allow_tables_to_appear_in_same_query!(tax_returns, return_versions);
+
 diesel::table! {
     /// Documents attached to a return (append-only), bytes in the database.
     return_attachments (municipality_id, id) {

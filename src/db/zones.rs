@@ -173,7 +173,7 @@ pub fn insert(conn: &mut DbConn, new: &NewZone<'_>) -> QueryResult<ZoneRow> {
 
 /// Record a membership.
 pub fn add_member(conn: &mut DbConn, membership: &MembershipRow) -> QueryResult<()> {
-    super::policies::public_law_written();
+    super::epochs::PUBLIC_LAW.bump();
     super::insert_row(conn, zone_memberships::table, membership)
 }
 
@@ -191,7 +191,7 @@ pub fn close_membership(
     membership: &MembershipRow,
     left_on: NaiveDate,
 ) -> QueryResult<bool> {
-    super::policies::public_law_written();
+    super::epochs::PUBLIC_LAW.bump();
     diesel::update(
         zone_memberships::table
             .filter(zone_memberships::zone_id.eq(membership.zone_id))

@@ -25,7 +25,11 @@
 //! - `from` after `to` is refused (field `from`, rule `range_order`).
 //!
 //! Pure: the caller reads the registration, the returns on file and the granted
-//! extensions; nothing here looks anything up.
+//! extensions; nothing here looks anything up. [`obligations_with`] is the same
+//! with a [`DueDates`] kept across many payors of one municipality (the clerk's
+//! view of a period asks every payor's due date of the same period).
+
+use std::collections::HashMap;
 
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};
@@ -34,7 +38,7 @@ use utoipa::ToSchema;
 use crate::domain::compute::return_due_date;
 use crate::domain::error::DomainError;
 use crate::domain::period::Period;
-use crate::domain::policy::PolicyHistory;
+use crate::domain::policy::{Policy, PolicyHistory};
 use crate::domain::quote::DueKind;
 use crate::domain::registry::Election;
 
@@ -187,6 +191,24 @@ fn candidates(election: Election, from: NaiveDate, to: NaiveDate) -> Vec<Period>
     periods
 }
 
+/// The due date of each period asked, under one policy history: computed once
+/// (with its explanation, which a list of obligations does not show).
+#[derive(Debug, Default)]
+pub struct DueDates(HashMap<Period, NaiveDate>);
+
+impl DueDates {
+    /// The due date of `period` under `policy`, the version of the history
+    /// this memo is kept for that governs it.
+    fn of(&mut self, policy: &Policy, period: &Period) -> Result<NaiveDate, DomainError> {
+        if let Some(date) = self.0.get(period) {
+            return Ok(*date);
+        }
+        let date = return_due_date(policy, period)?.date;
+        self.0.insert(*period, date);
+        Ok(date)
+    }
+}
+
 /// Every return of the payor due in `from ..= to` (see the module doc).
 pub fn obligations(
     history: &PolicyHistory,
@@ -194,6 +216,26 @@ pub fn obligations(
     on_file: OnFile<'_>,
     range: DueRange,
     today: NaiveDate,
+) -> Result<Vec<Obligation>, DomainError> {
+    obligations_with(
+        history,
+        registration,
+        on_file,
+        range,
+        today,
+        &mut DueDates::default(),
+    )
+}
+
+/// [`obligations`] with due dates taken from and added to `due`, which must
+/// have been kept for this same `history` only.
+pub fn obligations_with(
+    history: &PolicyHistory,
+    registration: &Registration,
+    on_file: OnFile<'_>,
+    range: DueRange,
+    today: NaiveDate,
+    due: &mut DueDates,
 ) -> Result<Vec<Obligation>, DomainError> {
     let DueRange { from, to } = range;
     let OnFile {
@@ -220,7 +262,7 @@ pub fn obligations(
         let Some(policy) = history.for_period(&period) else {
             continue;
         };
-        let due_date = return_due_date(policy, &period)?.date;
+        let due_date = due.of(policy, &period)?;
         if due_date < from || due_date > to {
             continue;
         }
@@ -561,6 +603,46 @@ mod tests {
             Ok(ObligationStatus::FiledLate)
         );
         assert!(ObligationStatus::parse("status", "late").is_err());
+    }
+
+    proptest! {
+        /// One memo of due dates kept across many payors (the clerk's view of a
+        /// period) changes no payor's obligations, whatever the order asked.
+        #[test]
+        fn due_dates_kept_across_payors_change_nothing(
+            opened in proptest::collection::vec(0u64..2500, 1..6),
+            from_offset in 0u64..2500,
+            length in 0u64..800,
+            fiscal_month in proptest::option::of(1i64..=11),
+            hayward_policy: bool,
+        ) {
+            let base = d("2019-01-01");
+            let from = base + chrono::Days::new(from_offset);
+            let to = from + chrono::Days::new(length);
+            let today = d("2026-12-01");
+            let h = history(if hayward_policy { hayward() } else { montello() });
+            let mut kept = DueDates::default();
+            for (i, offset) in opened.iter().enumerate() {
+                let election = match fiscal_month {
+                    Some(m) if i % 2 == 1 => Election::Fiscal {
+                        year_end: FiscalYearEnd::parse("m", m).unwrap(),
+                    },
+                    _ => Election::Calendar,
+                };
+                let reg = Registration {
+                    opened_on: base + chrono::Days::new(*offset),
+                    closed_on: None,
+                    election,
+                };
+                let range = DueRange { from, to };
+                let alone = obligations(&h, &reg, OnFile::default(), range, today);
+                let shared = obligations_with(&h, &reg, OnFile::default(), range, today, &mut kept);
+                prop_assert_eq!(alone.is_ok(), shared.is_ok());
+                if let (Ok(a), Ok(b)) = (alone, shared) {
+                    prop_assert_eq!(a, b);
+                }
+            }
+        }
     }
 
     proptest! {

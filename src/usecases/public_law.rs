@@ -11,7 +11,7 @@
 //! municipality's public law ([`PublicLaw`]: its row, policy history and zone
 //! stints) is kept in memory once read: [`remembered`] answers without the
 //! database while this process has written no policy version or membership
-//! since (`db::policies::public_law_writes`) and for [`FRESH_FOR`] at most,
+//! since (`db::epochs::PUBLIC_LAW`) and for [`FRESH_FOR`] at most,
 //! which bounds how long a version added by another process sharing the
 //! database can go unseen by a quote. A quote binds no one (a filing reads
 //! the policy from the database in its own transaction), and a version can
@@ -63,13 +63,12 @@ static REMEMBERED: LazyLock<Mutex<HashMap<String, Arc<PublicLaw>>>> = LazyLock::
 /// [`FRESH_FOR`] ago and this process wrote nothing it reads since.
 pub fn remembered(slug: &str) -> Option<Arc<PublicLaw>> {
     let law = REMEMBERED.lock().ok()?.get(slug).cloned()?;
-    (law.read_at.elapsed() < FRESH_FOR && law.writes == db::policies::public_law_writes())
-        .then_some(law)
+    (law.read_at.elapsed() < FRESH_FOR && law.writes == db::epochs::PUBLIC_LAW.now()).then_some(law)
 }
 
 /// Read the public law of `municipality` (and remember it for [`remembered`]).
 pub fn read(conn: &mut DbConn, municipality: MunicipalityRow) -> Result<Arc<PublicLaw>, ApiError> {
-    let writes = db::policies::public_law_writes();
+    let writes = db::epochs::PUBLIC_LAW.now();
     let law = Arc::new(PublicLaw {
         history: db::policies::load_history(conn, municipality.id)?,
         zone: usecases::membership::stints_of(conn, municipality.id)?,

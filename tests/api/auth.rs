@@ -270,6 +270,31 @@ async fn tokens_of_deleted_users_and_revoked_grants_are_401() {
 }
 
 #[actix_web::test]
+async fn a_grant_revoked_by_another_process_is_seen_within_the_memos_bound() {
+    let app = spawn_demo_app().await;
+    let token = app.token("staff@hayward.demo").await;
+    // Read once: the caller is now remembered (api::caller::remembered).
+    assert_eq!(app.get_as(&token, "/v1/me").await.status(), 200);
+    // What the command line or a second instance does: a write this process
+    // does not make, so nothing here tells the memo.
+    let mut conn = app.owner_conn();
+    diesel::RunQueryDsl::execute(
+        diesel::sql_query(
+            "UPDATE municipality_grants SET revoked_at = CURRENT_TIMESTAMP WHERE role = 'municipal_staff'",
+        ),
+        &mut conn,
+    )
+    .unwrap();
+    actix_web::rt::time::sleep(
+        roomtax::api::caller::remembered::FRESH_FOR + std::time::Duration::from_millis(200),
+    )
+    .await;
+    assert_problem(app.get_as(&token, "/v1/me").await, 401, "unauthorized").await;
+    let municipal = "/v1/municipalities/hayward/payors";
+    assert_problem(app.get_as(&token, municipal).await, 401, "unauthorized").await;
+}
+
+#[actix_web::test]
 async fn tokens_signed_before_a_key_rotation_stay_valid_after_restart() {
     let app = spawn_demo_app().await;
     let old_token = app.token(CLERK).await;

@@ -1,7 +1,10 @@
 //! `GET /v1/me`: who the caller is and what it holds.
 //!
 //! Contract: one read unit of work (no SQLite write lock): the caller's grants
-//! and disclosures, and the slugs of only the tenants they name.
+//! and disclosures, and the slugs of only the tenants they name. A caller
+//! remembered by `api::caller::remembered` whose tenants' slugs were read for
+//! it under the same count of access writes is answered without the database
+//! (slugs never change once a tenant is created).
 
 use actix_web::{get, web};
 use chrono::{DateTime, Utc};
@@ -9,12 +12,12 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    api::caller::{Authenticated, CallerUnit},
+    api::caller::{Authenticated, CallerUnit, remembered},
     app::AppState,
     auth::Role,
     db,
     error::ApiError,
-    tenancy::{Caller, Subject},
+    tenancy::{Caller, Subject, Tenant},
 };
 
 /// One role the caller holds.
@@ -78,52 +81,87 @@ pub async fn me(
     state: web::Data<AppState>,
     caller: Authenticated,
 ) -> Result<web::Json<Me>, ApiError> {
+    let key = caller.remembered_key();
+    if let (Some(key), Some(held)) = (&key, caller.remembered())
+        && let Some(slugs) = SLUGS.get(key)
+        && let Some(me) = me_of(&held, &slugs)
+    {
+        return Ok(web::Json(me));
+    }
     caller
         .read(&state, move |CallerUnit { conn, caller }| {
+            let epoch = remembered::epoch();
             let (municipality_ids, zone_ids) = tenant_ids(&caller);
-            let munis = db::municipalities::slugs_of(conn, &municipality_ids)?;
-            let zones = db::zones::slugs_of(conn, &zone_ids)?;
-            let muni_slug = |id: i64| munis.iter().find(|(m, _)| *m == id).map(|(_, s)| s.clone());
-            let zone_slug = |id: i64| zones.iter().find(|(z, _)| *z == id).map(|(_, s)| s.clone());
-            let (kind, id, email, scopes) = match &caller.subject {
-                Subject::User { id, email } => ("user", id.clone(), Some(email.clone()), vec![]),
-                Subject::Client { id, scopes } => (
-                    "client",
-                    id.clone(),
-                    None,
-                    scopes.iter().map(|s| s.as_str().to_owned()).collect(),
-                ),
+            let slugs = Slugs {
+                municipalities: db::municipalities::slugs_of(conn, &municipality_ids)?,
+                zones: db::zones::slugs_of(conn, &zone_ids)?,
             };
-            Ok(web::Json(Me {
-                kind,
-                id,
-                email,
-                scopes,
-                grants: caller
-                    .grants
-                    .iter()
-                    .map(|g| MeGrant {
-                        id: g.id.clone(),
-                        role: g.role,
-                        municipality: g.tenant.municipality_id().and_then(muni_slug),
-                        zone: g.tenant.zone_id().and_then(zone_slug),
-                        payor_id: g.payor_id.clone(),
-                    })
-                    .collect(),
-                disclosures: caller
-                    .disclosures
-                    .iter()
-                    .filter_map(|d| {
-                        Some(MeDisclosure {
-                            id: d.id.clone(),
-                            municipality: muni_slug(d.municipality_id)?,
-                            expires_at: d.expires_at.and_utc(),
-                        })
-                    })
-                    .collect(),
-            }))
+            let me = me_of(&caller, &slugs).ok_or_else(|| {
+                ApiError::internal("a grant or disclosure names a tenant that does not exist")
+            })?;
+            if let Some(key) = key {
+                SLUGS.put(key, &slugs, epoch);
+            }
+            Ok(web::Json(me))
         })
         .await
+}
+
+/// The slugs of the tenants one caller's grants and disclosures name.
+#[derive(Debug, Clone)]
+struct Slugs {
+    municipalities: Vec<(i64, String)>,
+    zones: Vec<(i64, String)>,
+}
+
+static SLUGS: remembered::Memo<Slugs> = remembered::Memo::new();
+
+/// The answer for `caller`, when `slugs` names every tenant it holds anything in.
+fn me_of(caller: &Caller, slugs: &Slugs) -> Option<Me> {
+    let find = |list: &[(i64, String)], id: i64| {
+        list.iter().find(|(t, _)| *t == id).map(|(_, s)| s.clone())
+    };
+    let muni_slug = |id: i64| find(&slugs.municipalities, id);
+    let zone_slug = |id: i64| find(&slugs.zones, id);
+    let (kind, id, email, scopes) = match &caller.subject {
+        Subject::User { id, email } => ("user", id.clone(), Some(email.clone()), vec![]),
+        Subject::Client { id, scopes } => (
+            "client",
+            id.clone(),
+            None,
+            scopes.iter().map(|s| s.as_str().to_owned()).collect(),
+        ),
+    };
+    let mut grants = Vec::with_capacity(caller.grants.len());
+    for g in &caller.grants {
+        let (municipality, zone) = match g.tenant {
+            Tenant::Municipality(m) => (Some(muni_slug(m)?), None),
+            Tenant::Zone(z) => (None, Some(zone_slug(z)?)),
+        };
+        grants.push(MeGrant {
+            id: g.id.clone(),
+            role: g.role,
+            municipality,
+            zone,
+            payor_id: g.payor_id.clone(),
+        });
+    }
+    let mut disclosures = Vec::with_capacity(caller.disclosures.len());
+    for d in &caller.disclosures {
+        disclosures.push(MeDisclosure {
+            id: d.id.clone(),
+            municipality: muni_slug(d.municipality_id)?,
+            expires_at: d.expires_at.and_utc(),
+        });
+    }
+    Some(Me {
+        kind,
+        id,
+        email,
+        scopes,
+        grants,
+        disclosures,
+    })
 }
 
 /// The municipalities and zones the caller's grants and disclosures name.

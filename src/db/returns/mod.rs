@@ -57,19 +57,6 @@ pub fn of_payor_period(
         .optional()
 }
 
-/// Every payor's return for one period (for the municipality's view of it).
-pub fn of_period(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    period: &str,
-) -> QueryResult<Vec<ReturnRow>> {
-    tax_returns::table
-        .filter(tax_returns::municipality_id.eq(municipality_id))
-        .filter(tax_returns::period.eq(period))
-        .order(tax_returns::payor_id.asc())
-        .load(conn)
-}
-
 crate::db::payor_of! {
     /// Every return of one payor, oldest period text first.
     tax_returns => ReturnRow,
@@ -162,6 +149,35 @@ pub fn first_filed_of_many(
     Ok(rows
         .into_iter()
         .filter_map(|(id, first)| first.map(|d| (id, d)))
+        .collect())
+}
+
+/// `(return_id, payor_id, first filed_on)` of every return of `period` in
+/// the municipality: the period's returns and the day each was first filed,
+/// in one query and without the versions' documents.
+pub fn first_filed_in_period(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    period: &str,
+) -> QueryResult<Vec<(String, String, NaiveDate)>> {
+    let rows: Vec<(String, String, Option<NaiveDate>)> = tax_returns::table
+        .inner_join(
+            return_versions::table.on(return_versions::municipality_id
+                .eq(tax_returns::municipality_id)
+                .and(return_versions::return_id.eq(tax_returns::id))),
+        )
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::period.eq(period))
+        .group_by((tax_returns::id, tax_returns::payor_id))
+        .select((
+            tax_returns::id,
+            tax_returns::payor_id,
+            diesel::dsl::min(return_versions::filed_on),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, payor, first)| first.map(|d| (id, payor, d)))
         .collect())
 }
 

@@ -13,8 +13,8 @@ use crate::{
         Period,
         attachment::{AttachmentKind, missing_required},
         obligations::{
-            DueRange, FiledReturn, GrantedFor, Obligation, ObligationStatus, OnFile, Registration,
-            obligations,
+            DueDates, DueRange, FiledReturn, GrantedFor, Obligation, ObligationStatus, OnFile,
+            Registration, obligations_with,
         },
         registry::Election,
     },
@@ -108,12 +108,44 @@ pub fn versions(
 /// granted extensions.
 fn on_file(conn: &mut DbConn, municipality_id: i64, payor_id: &str) -> Result<Filed, ApiError> {
     let returns = db::returns::of_payor(conn, municipality_id, payor_id)?;
-    let extensions = db::returns::extensions::of_payor(conn, municipality_id, payor_id)?;
-    Ok(
-        filed_and_granted(conn, municipality_id, &returns, extensions)?
-            .remove(payor_id)
-            .unwrap_or_default(),
-    )
+    let ids: Vec<String> = returns.iter().map(|r| r.id.clone()).collect();
+    let first_filed: HashMap<String, NaiveDate> =
+        db::returns::first_filed_of_many(conn, municipality_id, &ids)?
+            .into_iter()
+            .collect();
+    let mut filed = Filed::default();
+    for r in returns {
+        let (Ok(period), Some(filed_on)) =
+            (Period::parse(&r.period), first_filed.get(r.id.as_str()))
+        else {
+            continue;
+        };
+        filed.returns.push(FiledReturn {
+            return_id: r.id,
+            period,
+            filed_on: *filed_on,
+        });
+    }
+    for e in db::returns::extensions::of_payor(conn, municipality_id, payor_id)? {
+        filed.extensions.extend(granted(e).map(|(_, g)| g));
+    }
+    Ok(filed)
+}
+
+/// A granted extension, with its payor; `None` for one not granted.
+fn granted(e: db::returns::rows::ExtensionRow) -> Option<(String, GrantedFor)> {
+    if e.status != "granted" {
+        return None;
+    }
+    let period = Period::parse(&e.period).ok()?;
+    let extended_to = e.extended_to?;
+    Some((
+        e.payor_id,
+        GrantedFor {
+            period,
+            extended_to,
+        },
+    ))
 }
 
 /// One payor's returns on file and granted extensions.
@@ -130,55 +162,6 @@ impl Filed {
             extensions: &self.extensions,
         }
     }
-}
-
-/// `returns` (each with the day its first version was filed) and the
-/// granted ones of `extensions`, by payor, as the obligations count them.
-fn filed_and_granted(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    returns: &[ReturnRow],
-    extensions: Vec<db::returns::rows::ExtensionRow>,
-) -> Result<HashMap<String, Filed>, ApiError> {
-    let ids: Vec<String> = returns.iter().map(|r| r.id.clone()).collect();
-    let first_filed: HashMap<String, NaiveDate> =
-        db::returns::first_filed_of_many(conn, municipality_id, &ids)?
-            .into_iter()
-            .collect();
-    let mut by_payor: HashMap<String, Filed> = HashMap::new();
-    for r in returns {
-        let (Ok(period), Some(filed_on)) =
-            (Period::parse(&r.period), first_filed.get(r.id.as_str()))
-        else {
-            continue;
-        };
-        by_payor
-            .entry(r.payor_id.clone())
-            .or_default()
-            .returns
-            .push(FiledReturn {
-                return_id: r.id.clone(),
-                period,
-                filed_on: *filed_on,
-            });
-    }
-    for e in extensions {
-        if e.status != "granted" {
-            continue;
-        }
-        let (Ok(period), Some(extended_to)) = (Period::parse(&e.period), e.extended_to) else {
-            continue;
-        };
-        by_payor
-            .entry(e.payor_id)
-            .or_default()
-            .extensions
-            .push(GrantedFor {
-                period,
-                extended_to,
-            });
-    }
-    Ok(by_payor)
 }
 
 /// Every return the payor owes with a due date in `range`, and its status.
@@ -207,35 +190,48 @@ fn obligations_of(
     let establishments = db::payors::establishments_of(conn, municipality_id, payor_id)?;
     let history = db::policies::load_history(conn, municipality_id)?;
     let filed = on_file(conn, municipality_id, payor_id)?;
+    let registered = Registered {
+        annual_election: &payor.annual_election,
+        fiscal_year_end_month: payor.fiscal_year_end_month,
+        closed_on: payor.closed_on,
+        created_at: payor.created_at,
+        first_opened_on: establishments.iter().filter_map(|e| e.opened_on).min(),
+    };
     obligations_from(
         &history,
-        &payor,
-        &establishments,
+        &registered,
         filed.on_file(),
         range,
         today,
+        &mut DueDates::default(),
     )
 }
 
-/// The obligations of `payor` from what was read of it (pure: no query).
+/// What the obligations read of a payor's registration, as stored.
+struct Registered<'a> {
+    annual_election: &'a str,
+    fiscal_year_end_month: Option<i32>,
+    closed_on: Option<NaiveDate>,
+    created_at: chrono::NaiveDateTime,
+    /// Its establishments' earliest opening date.
+    first_opened_on: Option<NaiveDate>,
+}
+
+/// The obligations of a payor from what was read of it (pure: no query).
 fn obligations_from(
     history: &crate::domain::policy::PolicyHistory,
-    payor: &db::models::PayorRow,
-    establishments: &[db::models::EstablishmentRow],
+    payor: &Registered<'_>,
     on_file: OnFile<'_>,
     range: DueRange,
     today: NaiveDate,
+    due: &mut DueDates,
 ) -> Result<Vec<Obligation>, ApiError> {
-    let election = Election::from_stored(&payor.annual_election, payor.fiscal_year_end_month)
+    let election = Election::from_stored(payor.annual_election, payor.fiscal_year_end_month)
         .ok_or_else(|| ApiError::internal("stored payor has an invalid annual election"))?;
     // Registered from its first establishment's opening, or else the day it
     // was entered in the registry.
-    let opened_on = establishments
-        .iter()
-        .filter_map(|e| e.opened_on)
-        .min()
-        .unwrap_or(payor.created_at.date());
-    obligations(
+    let opened_on = payor.first_opened_on.unwrap_or(payor.created_at.date());
+    obligations_with(
         history,
         &Registration {
             opened_on,
@@ -245,6 +241,7 @@ fn obligations_from(
         on_file,
         range,
         today,
+        due,
     )
     .map_err(|e| ApiError::from(crate::domain::registry::Invalid(vec![e])))
 }
@@ -298,15 +295,10 @@ pub fn for_period(
     today: NaiveDate,
 ) -> Result<Vec<PeriodEntry>, ApiError> {
     ctx.require(Action::ReviewReturns)?;
-    let payors = db::payors::list(
-        conn,
-        ctx.municipality_id,
-        &db::payors::PayorQuery {
-            after: after.map(str::to_owned),
-            limit: i64::MAX / 2,
-            ..Default::default()
-        },
-    )?;
+    // What the obligations need of every payor, read once for all of them
+    // (one narrow query per kind, not per payor): only the period's own
+    // returns and extensions decide its obligation.
+    let payors = db::payors::registrants(conn, ctx.municipality_id, after)?;
     let history = db::policies::load_history(conn, ctx.municipality_id)?;
     let due = crate::domain::quote::due_date_of(&history, &period).ok_or_else(|| {
         ApiError::Validation(vec![crate::error::FieldError::new(
@@ -318,33 +310,51 @@ pub fn for_period(
     let range = DueRange { from: due, to: due };
     let basis = ctx.role_basis();
     let actor = crate::usecases::payors::Actor::of(ctx)?;
-    // What every payor has on file for the period, read once for all of them
-    // (one query per kind, not per payor): only the period's own returns and
-    // extensions decide its obligation.
+    let first_openings: HashMap<String, NaiveDate> =
+        db::payors::first_openings(conn, ctx.municipality_id)?
+            .into_iter()
+            .collect();
     let key = period.to_string();
-    let mut establishments: HashMap<String, Vec<db::models::EstablishmentRow>> = HashMap::new();
-    for e in db::payors::establishments_of_all(conn, ctx.municipality_id)? {
-        establishments
-            .entry(e.payor_id.clone())
+    let mut filed: HashMap<String, Filed> = HashMap::new();
+    for (return_id, payor_id, filed_on) in
+        db::returns::first_filed_in_period(conn, ctx.municipality_id, &key)?
+    {
+        filed
+            .entry(payor_id)
             .or_default()
-            .push(e);
+            .returns
+            .push(FiledReturn {
+                return_id,
+                period,
+                filed_on,
+            });
     }
-    let returns = db::returns::of_period(conn, ctx.municipality_id, &key)?;
-    let extensions = db::returns::extensions::of_period(conn, ctx.municipality_id, &key)?;
-    let filed = filed_and_granted(conn, ctx.municipality_id, &returns, extensions)?;
+    for e in db::returns::extensions::of_period(conn, ctx.municipality_id, &key)? {
+        if let Some((payor_id, g)) = granted(e) {
+            filed.entry(payor_id).or_default().extensions.push(g);
+        }
+    }
+    let mut due_dates = DueDates::default();
     let nothing = Filed::default();
     let mut entries = Vec::new();
     for payor in payors {
         if entries.len() >= limit {
             break;
         }
+        let registered = Registered {
+            annual_election: &payor.annual_election,
+            fiscal_year_end_month: payor.fiscal_year_end_month,
+            closed_on: payor.closed_on,
+            created_at: payor.created_at,
+            first_opened_on: first_openings.get(&payor.id).copied(),
+        };
         let found = obligations_from(
             &history,
-            &payor,
-            establishments.get(&payor.id).map_or(&[][..], Vec::as_slice),
+            &registered,
             filed.get(&payor.id).unwrap_or(&nothing).on_file(),
             range,
             today,
+            &mut due_dates,
         )?
         .into_iter()
         .find(|o| o.period == period);
