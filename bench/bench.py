@@ -341,17 +341,17 @@ def main():
                 h["pace_ms"] = pace
                 h["duration"] = duration
                 r["half_peak"] = h
+                if "error" in h:
+                    log(f"  half peak: {h['error']}")
+                else:
+                    log(f"  half peak (pace {pace} ms): {h['rps']:.0f}/s "
+                        f"p99 {ms(h['latency_us']['p99'])} ms non-2xx {h['errors']['status']}")
             if name in ("filing", "payment") and "max_index" in r:
                 # Writes (filing, payment) continue here in a later --reuse run.
                 used = report["writes_used"]
                 used[name] = max(used.get(name, 0), r["max_index"] + 1,
                                  (r.get("half_peak") or {}).get("max_index", -1) + 1)
                 save_seed(os.path.join(args.work, "seed.json"), report)
-                if "error" in h:
-                    log(f"  half peak: {h['error']}")
-                else:
-                    log(f"  half peak (pace {pace} ms): {h['rps']:.0f}/s "
-                        f"p99 {ms(h['latency_us']['p99'])} ms non-2xx {h['errors']['status']}")
         if args.backend == "postgres" and (not only or "filing" in only):
             log(f"pgbench: the SQL of a filing at {args.clients} clients")
             result["pgbench"] = run_pgbench(args)

@@ -278,7 +278,7 @@ diesel::table! {
     }
 }
 
-// A clerk's view of a period joins each return to its versions' filing dates.
+// A clerk's view of a period reads the versions of the period's returns.
 diesel::allow_tables_to_appear_in_same_query!(tax_returns, return_versions);
 
 diesel::table! {

@@ -160,24 +160,31 @@ pub fn first_filed_in_period(
     municipality_id: i64,
     period: &str,
 ) -> QueryResult<Vec<(String, String, NaiveDate)>> {
-    let rows: Vec<(String, String, Option<NaiveDate>)> = tax_returns::table
-        .inner_join(
-            return_versions::table.on(return_versions::municipality_id
-                .eq(tax_returns::municipality_id)
-                .and(return_versions::return_id.eq(tax_returns::id))),
-        )
+    let of_period = tax_returns::table
         .filter(tax_returns::municipality_id.eq(municipality_id))
-        .filter(tax_returns::period.eq(period))
-        .group_by((tax_returns::id, tax_returns::payor_id))
+        .filter(tax_returns::period.eq(period));
+    let payors: std::collections::HashMap<String, String> = of_period
+        .select((tax_returns::id, tax_returns::payor_id))
+        .load::<(String, String)>(conn)?
+        .into_iter()
+        .collect();
+    // The versions by their key (municipality, return): a join let SQLite
+    // walk every version of the municipality first.
+    let first: Vec<(String, Option<NaiveDate>)> = return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq_any(of_period.select(tax_returns::id)))
+        .group_by(return_versions::return_id)
         .select((
-            tax_returns::id,
-            tax_returns::payor_id,
+            return_versions::return_id,
             diesel::dsl::min(return_versions::filed_on),
         ))
         .load(conn)?;
-    Ok(rows
+    Ok(first
         .into_iter()
-        .filter_map(|(id, payor, first)| first.map(|d| (id, payor, d)))
+        .filter_map(|(id, first)| {
+            let payor = payors.get(&id)?.clone();
+            first.map(|d| (id, payor, d))
+        })
         .collect())
 }
 

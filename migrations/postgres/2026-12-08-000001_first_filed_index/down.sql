@@ -1,0 +1,1 @@
+DROP INDEX return_versions_first_filed;
