@@ -225,6 +225,13 @@ impl Application {
         {
             let mut conn = Target::parse(&settings.database_url)?.connect()?;
             db::rls::check_runtime_role(&mut conn).map_err(DbError::Setup)?;
+            if db::rls::autovacuum_off(&mut conn) {
+                tracing::warn!(
+                    "PostgreSQL runs with autovacuum = off: the planner's statistics go stale \
+                     and cached plans with them; turn it on, or run ANALYZE after bulk loads \
+                     and regularly (README, \"PostgreSQL and docker compose\")"
+                );
+            }
         }
         let auth = Arc::new(AuthState::from_settings(settings)?);
         let spec = Arc::new(api::openapi());

@@ -541,7 +541,30 @@ fn bench_seed(settings: &Settings, scale: f64, ids: &std::path::Path) -> Result<
     let file = std::fs::File::create(ids).map_err(|e| format!("{}: {e}", ids.display()))?;
     let mut out = std::io::BufWriter::new(file);
     let started = std::time::Instant::now();
+    // On PostgreSQL, statistics as the tables grow (after batches 1, 2, 4, 8
+    // ... and every 64th): the seed's one connection would otherwise keep the
+    // generic plans it made on empty tables, which walk a municipality's whole
+    // ledger per lookup (3 payors a second instead of hundreds), and
+    // autovacuum may be off or behind. ANALYZE needs the tables' owner: the
+    // migration role's connection.
+    let mut maintenance = match Target::parse(
+        settings
+            .migration_database_url
+            .as_ref()
+            .unwrap_or(&settings.database_url),
+    )
+    .map_err(|e| e.to_string())?
+    {
+        target @ Target::Postgres(_) => Some(target.connect().map_err(|e| e.to_string())?),
+        Target::Sqlite(_) => None,
+    };
     let mut progress = |done: usize, total: usize| {
+        if let Some(conn) = maintenance.as_mut()
+            && (done.is_power_of_two() || done.is_multiple_of(64) || done == total)
+            && let Err(e) = crate::db::analyze(conn)
+        {
+            tracing::warn!(error = %e, "bench-seed: ANALYZE failed");
+        }
         if done == total || done.is_multiple_of(10) {
             eprintln!(
                 "bench-seed: {done}/{total} batches ({:.0} s)",

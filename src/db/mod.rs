@@ -352,6 +352,17 @@ where
         .map(|_| ())
 }
 
+/// Refresh the planner's statistics of every table (`ANALYZE`), on a
+/// connection of the tables' owner: after a bulk load (`roomtax bench-seed`),
+/// or on a PostgreSQL server whose autovacuum is off. Nothing on SQLite,
+/// whose plans the service's queries were measured with as they are.
+pub fn analyze(conn: &mut DbConn) -> diesel::QueryResult<()> {
+    match conn {
+        DbConn::Pg(pg) => diesel::sql_query("ANALYZE").execute(pg).map(|_| ()),
+        DbConn::Sqlite(_) => Ok(()),
+    }
+}
+
 /// [`in_transaction_in`] a write unit (the command line, the demo).
 pub fn in_transaction<T, F>(conn: &mut DbConn, work: F) -> Result<T, ApiError>
 where
