@@ -776,7 +776,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Serve { demo } => {
             telemetry::init(&settings);
-            app::limit_malloc_arenas();
+            app::tune_malloc();
             actix_web::rt::System::new().block_on(async {
                 // Before anything binds: from here on SIGTERM/SIGINT stop the
                 // server gracefully instead of killing the process.

@@ -8,8 +8,13 @@
 //! unknown email must call [`verify_against_dummy`], which costs one real verification,
 //! so the response time does not reveal whether an account exists. Nothing here logs,
 //! and no password or hash appears in an error.
+//!
+//! Each hash or verification fills 19 MiB; at most [`hashes_at_once`] run together (one
+//! per core: more only queue for the CPU) and the others wait their turn, so a burst of
+//! sign-ins cannot raise the resident memory by 19 MiB per blocking thread (the bench's
+//! fifty clerks signing in at once did: 225 MiB at scale 1).
 
-use std::sync::OnceLock;
+use std::sync::{Condvar, Mutex, OnceLock};
 
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -31,19 +36,23 @@ pub enum PasswordError {
 /// Hashes `password` with Argon2id (default parameters, fresh 16-byte salt) and returns
 /// the PHC string (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`) to store.
 pub fn hash_password(password: &str) -> Result<String, PasswordError> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|hash| hash.to_string())
-        .map_err(|_| PasswordError::Hash)
+    in_turn(|| {
+        Argon2::default()
+            .hash_password(password.as_bytes())
+            .map(|hash| hash.to_string())
+            .map_err(|_| PasswordError::Hash)
+    })
 }
 
 /// Whether `candidate` matches the stored PHC string `phc`. An unparseable `phc` (a data
 /// fault) answers `false` after spending the same time as a real verification.
 pub fn verify_password(candidate: &str, phc: &str) -> bool {
     match PasswordHash::new(phc) {
-        Ok(hash) => Argon2::default()
-            .verify_password(candidate.as_bytes(), &hash)
-            .is_ok(),
+        Ok(hash) => in_turn(|| {
+            Argon2::default()
+                .verify_password(candidate.as_bytes(), &hash)
+                .is_ok()
+        }),
         Err(_) => {
             verify_against_dummy(candidate);
             false
@@ -56,7 +65,40 @@ pub fn verify_password(candidate: &str, phc: &str) -> bool {
 /// The dummy hash is made on the first call (one extra hash); call it once at start-up
 /// to keep even that first sign-in uniform.
 pub fn verify_against_dummy(candidate: &str) {
-    let _ = Argon2::default().verify_password(candidate.as_bytes(), dummy_hash());
+    let dummy = dummy_hash();
+    in_turn(|| {
+        let _ = Argon2::default().verify_password(candidate.as_bytes(), dummy);
+    });
+}
+
+/// How many Argon2 computations may run at once: the cores this process may use.
+pub fn hashes_at_once() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// Run `work` (one Argon2 computation) when fewer than [`hashes_at_once`] others run;
+/// the caller (a blocking thread) waits until then.
+fn in_turn<T>(work: impl FnOnce() -> T) -> T {
+    static RUNNING: Mutex<usize> = Mutex::new(0);
+    static FREED: Condvar = Condvar::new();
+    struct Turn;
+    impl Drop for Turn {
+        fn drop(&mut self) {
+            let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
+            *running -= 1;
+            FREED.notify_one();
+        }
+    }
+    let limit = hashes_at_once();
+    {
+        let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
+        while *running >= limit {
+            running = FREED.wait(running).unwrap_or_else(|p| p.into_inner());
+        }
+        *running += 1;
+    }
+    let _turn = Turn;
+    work()
 }
 
 /// The dummy hash: default parameters, a random password and salt, made once per process.
@@ -129,6 +171,30 @@ pub fn check_password_policy(password: &str) -> Result<(), &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_more_computations_run_at_once_than_there_are_cores() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NOW: AtomicUsize = AtomicUsize::new(0);
+        static MOST: AtomicUsize = AtomicUsize::new(0);
+        let threads: Vec<_> = (0..hashes_at_once() * 3 + 2)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    in_turn(|| {
+                        let now = NOW.fetch_add(1, Ordering::SeqCst) + 1;
+                        MOST.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        NOW.fetch_sub(1, Ordering::SeqCst);
+                    })
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let most = MOST.load(Ordering::SeqCst);
+        assert!(most >= 1 && most <= hashes_at_once(), "{most} ran at once");
+    }
 
     #[test]
     fn hash_then_verify_round_trips_and_rejects_a_wrong_password() {
