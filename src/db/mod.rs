@@ -125,8 +125,12 @@ impl Target {
                         backend: "sqlite",
                         message: e.to_string(),
                     })?;
+                // The busy timeout first: `journal_mode` takes a lock, and set
+                // before the timeout it failed at once ("database is locked")
+                // whenever another connection held one (seen in CI: a second
+                // connection opened beside a serving pool).
                 conn.batch_execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; \
+                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
                      PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
                 )
                 .map_err(|e| DbError::Setup(format!("sqlite pragmas: {e}")))?;
