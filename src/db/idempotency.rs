@@ -10,7 +10,8 @@
 //! taking over a claim is a conditional statement on that instant and on the
 //! state `in_progress`, so a request whose abandoned claim was taken over by
 //! another one changes nothing (it learns so from the `false` answer). Rows
-//! older than the retention (24 hours) are removed when a key is claimed.
+//! older than the retention (24 hours) are removed when keys are claimed
+//! (`usecases::idempotency::begin` says when).
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -68,25 +69,28 @@ pub fn get(
         .optional()
 }
 
-/// Insert a claim (`in_progress`); a unique violation means another request
-/// holds the key.
-pub fn claim(conn: &mut DbConn, claim: &Claim) -> QueryResult<()> {
-    super::insert_row(
-        conn,
-        k::table,
-        KeyRow {
-            municipality_id: claim.municipality_id,
-            actor: claim.actor.clone(),
-            idem_key: claim.idem_key.clone(),
-            fingerprint: claim.fingerprint.clone(),
-            state: "in_progress".into(),
-            response_status: None,
-            response_location: None,
-            response_body: None,
-            created_at: claim.claimed_at,
-            response_etag: None,
-        },
-    )
+/// Insert a claim (`in_progress`) unless the key is stored: `false` when it
+/// is (another request's, finished or not). On PostgreSQL an insert of the
+/// same key by a transaction still open waits for it to end.
+pub fn claim_new(conn: &mut DbConn, claim: &Claim) -> QueryResult<bool> {
+    let row = KeyRow {
+        municipality_id: claim.municipality_id,
+        actor: claim.actor.clone(),
+        idem_key: claim.idem_key.clone(),
+        fingerprint: claim.fingerprint.clone(),
+        state: "in_progress".into(),
+        response_status: None,
+        response_location: None,
+        response_body: None,
+        created_at: claim.claimed_at,
+        response_etag: None,
+    };
+    let insert = diesel::insert_into(k::table).values(row);
+    let inserted = match conn {
+        DbConn::Pg(c) => insert.on_conflict_do_nothing().execute(c)?,
+        DbConn::Sqlite(c) => insert.on_conflict_do_nothing().execute(c)?,
+    };
+    Ok(inserted == 1)
 }
 
 /// The rows of `claim`'s key still `in_progress` since `since`.

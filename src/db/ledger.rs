@@ -47,12 +47,17 @@ pub struct LineRow {
     pub amount_cents: i64,
 }
 
-/// Insert a journal and its lines.
+/// Insert a journal and its lines (the lines in one statement).
 pub fn insert(conn: &mut DbConn, journal: &JournalRow, lines: &[LineRow]) -> QueryResult<()> {
     insert_row(conn, ledger_journals::table, journal)?;
-    for line in lines {
-        insert_row(conn, ledger_lines::table, line)?;
+    if lines.is_empty() {
+        return Ok(());
     }
+    let insert = diesel::insert_into(ledger_lines::table).values(lines);
+    match conn {
+        DbConn::Pg(c) => insert.execute(c)?,
+        DbConn::Sqlite(c) => insert.execute(c)?,
+    };
     Ok(())
 }
 
@@ -67,6 +72,25 @@ pub fn of_cause(
         .filter(ledger_journals::municipality_id.eq(municipality_id))
         .filter(ledger_journals::cause_type.eq(cause_type))
         .filter(ledger_journals::cause_id.eq(cause_id))
+        .order(ledger_journals::created_at.asc())
+        .load(conn)
+}
+
+/// The journals posted by any of `cause_ids` (of one `cause_type`), oldest
+/// first: [`of_cause`] for many causes in one query.
+pub fn of_causes(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    cause_type: &str,
+    cause_ids: &[String],
+) -> QueryResult<Vec<JournalRow>> {
+    if cause_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    ledger_journals::table
+        .filter(ledger_journals::municipality_id.eq(municipality_id))
+        .filter(ledger_journals::cause_type.eq(cause_type))
+        .filter(ledger_journals::cause_id.eq_any(cause_ids.to_vec()))
         .order(ledger_journals::created_at.asc())
         .load(conn)
 }

@@ -47,6 +47,34 @@ pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<Municipality
         .optional()
 }
 
+/// The municipality with this slug and the zone it is a member of on `on`
+/// (as [`memberships_on`] counts it), in one query: every request inside a
+/// municipality begins with this.
+pub fn by_slug_with_zone_on(
+    conn: &mut DbConn,
+    slug: &str,
+    on: NaiveDate,
+) -> QueryResult<Option<(MunicipalityRow, Option<i64>)>> {
+    municipalities::table
+        .left_join(
+            zone_memberships::table.on(zone_memberships::municipality_id
+                .eq(municipalities::id)
+                .and(zone_memberships::joined_on.le(on))
+                .and(
+                    zone_memberships::left_on
+                        .is_null()
+                        .or(zone_memberships::left_on.ge(on)),
+                )),
+        )
+        .filter(municipalities::slug.eq(slug))
+        .select((
+            municipalities::all_columns,
+            zone_memberships::zone_id.nullable(),
+        ))
+        .first(conn)
+        .optional()
+}
+
 /// For each given municipality, its membership in force on `on` (from `joined_on` to
 /// `left_on`, its last day in the zone, both included), with the zone.
 pub fn memberships_on(

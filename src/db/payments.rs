@@ -64,6 +64,8 @@ pub fn all(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<PaymentRo
 pub fn lock_payor(conn: &mut DbConn, municipality_id: i64, payor_id: &str) -> QueryResult<()> {
     match conn {
         DbConn::Sqlite(_) => Ok(()),
+        // Held to the end of the unit: taking it again there is a round trip for nothing.
+        DbConn::Pg(_) if !super::unit::first_lock(municipality_id, payor_id) => Ok(()),
         DbConn::Pg(pg) => diesel::sql_query(
             "SELECT id FROM payors WHERE municipality_id = $1 AND id = $2 FOR NO KEY UPDATE",
         )

@@ -82,6 +82,17 @@ pub fn load_history(conn: &mut DbConn, municipality_id: i64) -> Result<PolicyHis
 }
 
 fn cached(conn: &mut DbConn, municipality_id: i64) -> Result<Arc<Parsed>, ApiError> {
+    // Read once a unit of work (`super::unit`): the versions cannot change
+    // under it but by its own insert, which forgets them.
+    if let Some(read) = super::unit::policies::<Parsed>(municipality_id) {
+        return Ok(read);
+    }
+    let parsed = cached_read(conn, municipality_id)?;
+    super::unit::remember_policies(municipality_id, Arc::clone(&parsed));
+    Ok(parsed)
+}
+
+fn cached_read(conn: &mut DbConn, municipality_id: i64) -> Result<Arc<Parsed>, ApiError> {
     let rows = history(conn, municipality_id)?;
     let hit = CACHE
         .lock()
@@ -121,6 +132,7 @@ fn parse(rows: Vec<PolicyVersionRow>) -> Result<(Vec<StoredPolicy>, PolicyHistor
 /// (the demo seeds presets with it directly).
 pub fn insert(conn: &mut DbConn, new: &NewPolicyVersion<'_>) -> QueryResult<()> {
     super::epochs::PUBLIC_LAW.bump();
+    super::unit::forget_policies(new.municipality_id);
     diesel::insert_into(policy_versions::table)
         .values(new)
         .execute(conn)

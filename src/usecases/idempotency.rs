@@ -4,9 +4,9 @@
 //! Contract: every function runs in a unit of work already entered in the
 //! municipality (row-level security set) whose caller was authorised for the
 //! operation. [`begin`] runs in its own short unit, committed before the
-//! work, so that a concurrent request with the key sees the claim; it first
-//! forgets the tenant's keys past retention (`domain::idempotency::expired`),
-//! treats a claim in progress past its lease as abandoned
+//! work, so that a concurrent request with the key sees the claim; it
+//! forgets the tenant's keys past retention (at most once a minute, and any
+//! key found past it), treats a claim in progress past its lease as abandoned
 //! (`domain::idempotency::abandoned`, taken over by a conditional update),
 //! and applies the decision table (`domain::idempotency::decide`): a claim or
 //! the stored response, or the refusal (409 `Idempotency-Key` /
@@ -15,6 +15,8 @@
 //! claim is no longer this request's (taken over), it fails, so the work
 //! rolls back. [`release`] removes a claim whose work failed. Nothing here
 //! reads or logs a response body.
+
+use std::{collections::BTreeMap, sync::Mutex};
 
 use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 
@@ -84,9 +86,38 @@ fn response(row: KeyRow) -> Result<StoredResponse, ApiError> {
     }
 }
 
+/// How often one process forgets a tenant's keys past retention when a key
+/// is claimed there (in the application's clock). Correctness does not rest
+/// on it: a key found past retention is forgotten there and then.
+const EXPIRE_EVERY: TimeDelta = TimeDelta::minutes(1);
+
+/// When this process last forgot each tenant's expired keys.
+static EXPIRED_AT: Mutex<BTreeMap<i64, DateTime<Utc>>> = Mutex::new(BTreeMap::new());
+
+/// Whether the tenant's keys past retention are due to be forgotten now
+/// (and, if so, noted as forgotten).
+fn expiry_due(municipality_id: i64, now: DateTime<Utc>) -> bool {
+    let Ok(mut last) = EXPIRED_AT.lock() else {
+        return true;
+    };
+    match last.get(&municipality_id) {
+        // A clock set back (the tests' clock) is due too.
+        Some(at) if *at <= now && now - *at < EXPIRE_EVERY => false,
+        _ => {
+            last.insert(municipality_id, now);
+            true
+        }
+    }
+}
+
 /// Claim `key` for `actor` in the municipality, or find its first response
 /// (see the module doc). `now` is the application's clock; `lease` how long a claim
 /// in progress holds its key (the installation's setting).
+///
+/// Most keys are new, so the claim is inserted first (`ON CONFLICT DO
+/// NOTHING`: one statement) and the stored key read only when there is one;
+/// the tenant's keys past retention are forgotten at most once a minute
+/// ([`EXPIRE_EVERY`]), and at once when the key found is past retention.
 pub fn begin(
     conn: &mut DbConn,
     municipality_id: i64,
@@ -97,11 +128,10 @@ pub fn begin(
     lease: TimeDelta,
 ) -> Result<Begun, ApiError> {
     let now = now.trunc_subsecs(6);
-    store::expire(
-        conn,
-        municipality_id,
-        (now - TimeDelta::hours(RETENTION_HOURS)).naive_utc(),
-    )?;
+    let retained_from = (now - TimeDelta::hours(RETENTION_HOURS)).naive_utc();
+    if expiry_due(municipality_id, now) {
+        store::expire(conn, municipality_id, retained_from)?;
+    }
     let claim = Claim {
         municipality_id,
         actor: actor.to_owned(),
@@ -109,37 +139,36 @@ pub fn begin(
         fingerprint: fingerprint.as_str().to_owned(),
         claimed_at: now.naive_utc(),
     };
-    let row = store::get(conn, municipality_id, actor, key.as_str())?;
-    let (state, abandoned_at) = match &row {
-        None => (Stored::None, None),
-        Some(r) if r.state == "in_progress" && abandoned(r.created_at.and_utc(), now, lease) => {
-            (Stored::None, Some(r.created_at))
-        }
-        Some(r) => (stored(r)?, None),
-    };
-    match decide(&state, fingerprint) {
-        Decision::Proceed => {
-            match abandoned_at {
-                Some(at) => {
-                    if !store::take_over(conn, &claim, at)? {
-                        return Err(in_progress());
-                    }
-                }
-                None => store::claim(conn, &claim).map_err(|e| match e {
-                    // PostgreSQL: a concurrent first request committed its claim.
-                    diesel::result::Error::DatabaseError(
-                        diesel::result::DatabaseErrorKind::UniqueViolation,
-                        _,
-                    ) => in_progress(),
-                    other => other.into(),
-                })?,
-            }
+    if store::claim_new(conn, &claim)? {
+        return Ok(Begun::Claimed(claim));
+    }
+    let mut row = store::get(conn, municipality_id, actor, key.as_str())?;
+    if row.as_ref().is_some_and(|r| r.created_at < retained_from) {
+        // Past retention: forgotten, and the key is new again.
+        store::expire(conn, municipality_id, retained_from)?;
+        row = None;
+    }
+    let Some(row) = row else {
+        // Forgotten (retention) or released by its request since the insert
+        // met it: the key is free now.
+        return if store::claim_new(conn, &claim)? {
             Ok(Begun::Claimed(claim))
-        }
-        Decision::Replay => row
-            .ok_or_else(|| ApiError::internal("idempotency_keys: a replay without its row"))
-            .and_then(response)
-            .map(Begun::Replay),
+        } else {
+            Err(in_progress())
+        };
+    };
+    let (state, abandoned_at) =
+        if row.state == "in_progress" && abandoned(row.created_at.and_utc(), now, lease) {
+            (Stored::None, Some(row.created_at))
+        } else {
+            (stored(&row)?, None)
+        };
+    match decide(&state, fingerprint) {
+        Decision::Proceed => match abandoned_at {
+            Some(at) if store::take_over(conn, &claim, at)? => Ok(Begun::Claimed(claim)),
+            _ => Err(in_progress()),
+        },
+        Decision::Replay => response(row).map(Begun::Replay),
         Decision::InProgress => Err(in_progress()),
         Decision::Mismatch => Err(reused()),
     }
@@ -158,4 +187,27 @@ pub fn finish(conn: &mut DbConn, claim: &Claim, response: &StoredResponse) -> Re
 /// Remove the claim of a request whose work failed (a retry may try again).
 pub fn release(conn: &mut DbConn, claim: &Claim) -> Result<(), ApiError> {
     Ok(store::release(conn, claim)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(rfc3339: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(rfc3339).unwrap().to_utc()
+    }
+
+    #[test]
+    fn expiry_runs_at_most_once_a_minute_per_tenant() {
+        // A tenant id no test database has: the memo is the process's.
+        let (m, other) = (-9_001, -9_002);
+        assert!(expiry_due(m, at("2026-05-01T10:00:00Z")));
+        assert!(!expiry_due(m, at("2026-05-01T10:00:59Z")));
+        assert!(expiry_due(other, at("2026-05-01T10:00:59Z")), "per tenant");
+        assert!(expiry_due(m, at("2026-05-01T10:01:00Z")));
+        assert!(
+            expiry_due(m, at("2026-05-01T09:00:00Z")),
+            "a clock set back"
+        );
+    }
 }

@@ -81,3 +81,42 @@ async fn readyz_is_503_when_the_sqlite_file_disappears() {
         "{body}"
     );
 }
+
+/// The pool skips its `SELECT 1` check for a connection that has just
+/// worked (`db::Manager`): when PostgreSQL drops every connection (a server
+/// restart), at most the next unit on such a connection fails, with a 503,
+/// and the pool replaces the connections by itself.
+#[actix_web::test]
+async fn the_pool_replaces_connections_the_server_dropped() {
+    use diesel::RunQueryDsl;
+    let app = spawn_app().await;
+    if crate::helpers::skip_unless_postgres(
+        &app.db,
+        "the_pool_replaces_connections_the_server_dropped",
+    ) {
+        return;
+    }
+    assert_eq!(app.get("/v1/municipalities").await.status(), 200);
+    let roomtax::db::DbConn::Pg(mut owner) = app.owner_conn() else {
+        unreachable!("PostgreSQL")
+    };
+    diesel::sql_query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .execute(&mut owner)
+    .expect("terminate the service's connections");
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(app.get("/v1/municipalities").await.status().as_u16());
+    }
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "only 200 or 503: {statuses:?}"
+    );
+    assert!(
+        statuses.iter().filter(|s| **s == 503).count() <= 1,
+        "at most the first fails: {statuses:?}"
+    );
+    assert_eq!(statuses.last(), Some(&200), "{statuses:?}");
+}

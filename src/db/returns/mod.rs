@@ -128,6 +128,37 @@ pub fn assessment_of(
         .first(conn)
 }
 
+/// The stored assessment documents of the given `(return_id, version)`s, in
+/// one query (a statement needs one version of each of a payor's returns):
+/// `(return_id, version, document)`, in no particular order.
+pub fn assessments_of_many(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    wanted: &[(&str, i64)],
+) -> QueryResult<Vec<(String, i64, String)>> {
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<String> = wanted.iter().map(|(id, _)| (*id).to_owned()).collect();
+    let versions: Vec<i64> = wanted.iter().map(|(_, v)| *v).collect();
+    // Both lists filter in SQL (a return amended twice still sends back only
+    // the versions some wanted pair names); the pairs are matched exactly here.
+    let rows: Vec<(String, i64, String)> = return_versions::table
+        .filter(return_versions::municipality_id.eq(municipality_id))
+        .filter(return_versions::return_id.eq_any(ids))
+        .filter(return_versions::version.eq_any(versions))
+        .select((
+            return_versions::return_id,
+            return_versions::version,
+            return_versions::assessment,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter(|(id, v, _)| wanted.iter().any(|(w, wv)| w == id && wv == v))
+        .collect())
+}
+
 /// `(return_id, first filed_on)` of each of `return_ids` that has a version:
 /// the date its first version was filed, without reading the versions' stored
 /// filing and assessment documents (a clerk's period list needs only this, for

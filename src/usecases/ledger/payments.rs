@@ -192,37 +192,54 @@ pub(crate) fn terms_stored_by(
     let headers = db::returns::of_payor(conn, municipality_id, payor_id)?;
     let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
     let versions = db::returns::version_summaries_of_many(conn, municipality_id, &ids)?;
+    // The latest version (then) of each period's return, and their stored
+    // assessments in one query (only their due dates are read).
+    let latest: Vec<(Period, Option<&db::returns::VersionSummary>)> = book
+        .periods
+        .keys()
+        .map(|period| {
+            let key = period.to_string();
+            let latest = headers.iter().find(|h| h.period == key).and_then(|h| {
+                versions
+                    .iter()
+                    .filter(|v| v.return_id == h.id)
+                    .rfind(|v| stored_by.is_none_or(|by| v.created_at <= by))
+            });
+            (*period, latest)
+        })
+        .collect();
+    let wanted: Vec<(&str, i64)> = latest
+        .iter()
+        .filter_map(|(_, v)| v.map(|v| (v.return_id.as_str(), v.version)))
+        .collect();
+    let documents = db::returns::assessments_of_many(conn, municipality_id, &wanted)?;
     let mut out = BTreeMap::new();
-    for period in book.periods.keys() {
-        let key = period.to_string();
-        let latest = headers.iter().find(|h| h.period == key).and_then(|h| {
-            versions
-                .iter()
-                .filter(|v| v.return_id == h.id)
-                .rfind(|v| stored_by.is_none_or(|by| v.created_at <= by))
-        });
+    for (period, latest) in latest {
         let Some(latest) = latest else {
             // Charges without a return (on file then): a non-filer
             // estimate's period.
             if let Some(t) =
-                super::determinations::terms_without_return(conn, terms, period, stored_by)?
+                super::determinations::terms_without_return(conn, terms, &period, stored_by)?
             {
-                out.insert(*period, t);
+                out.insert(period, t);
             }
             continue;
         };
-        let document =
-            db::returns::assessment_of(conn, municipality_id, &latest.return_id, latest.version)?;
-        let (due_date, filing_due_date) = crate::usecases::returns::stored_due_dates(&document)?;
-        let policy = terms.history.governing(period).map_err(domain)?.clone();
+        let document = documents
+            .iter()
+            .find(|(id, v, _)| *id == latest.return_id && *v == latest.version)
+            .map(|(_, _, d)| d.as_str())
+            .ok_or_else(|| ApiError::internal("a return version's assessment is missing"))?;
+        let (due_date, filing_due_date) = crate::usecases::returns::stored_due_dates(document)?;
+        let policy = terms.history.governing(&period).map_err(domain)?.clone();
         out.insert(
-            *period,
+            period,
             PeriodTerms {
                 policy,
                 due_date,
                 filing_due_date,
                 previous_year_tax: crate::usecases::returns::previous_year_tax_in(
-                    &headers, &versions, period, stored_by,
+                    &headers, &versions, &period, stored_by,
                 ),
             },
         );

@@ -296,17 +296,26 @@ pub(crate) fn compute(
                 .collect(),
         });
     }
-    let mut payments = Vec::new();
-    for row in db::payments::of_payor(conn, municipality_id, payor_id)? {
-        if row.received_on > as_of {
-            continue;
-        }
-        let reversed_on = db::ledger::of_cause(conn, municipality_id, "payment", &row.id)?
-            .into_iter()
-            .find(|j| j.kind == JournalKind::PaymentReversed.as_str() && j.posted_on <= as_of)
-            .map(|j| j.posted_on);
-        payments.push(StatementPayment { row, reversed_on });
-    }
+    let received: Vec<_> = db::payments::of_payor(conn, municipality_id, payor_id)?
+        .into_iter()
+        .filter(|row| row.received_on <= as_of)
+        .collect();
+    // Their reversals to the date, read for all of them at once.
+    let ids: Vec<String> = received.iter().map(|row| row.id.clone()).collect();
+    let reversals: Vec<_> = db::ledger::of_causes(conn, municipality_id, "payment", &ids)?
+        .into_iter()
+        .filter(|j| j.kind == JournalKind::PaymentReversed.as_str() && j.posted_on <= as_of)
+        .collect();
+    let payments = received
+        .into_iter()
+        .map(|row| {
+            let reversed_on = reversals
+                .iter()
+                .find(|j| j.cause_id == row.id)
+                .map(|j| j.posted_on);
+            StatementPayment { row, reversed_on }
+        })
+        .collect();
     let refunds = db::refunds::of_payor(conn, municipality_id, payor_id)?
         .into_iter()
         .filter(|r| r.refunded_on <= as_of)

@@ -75,7 +75,7 @@ fn claim_directly(app: &TestApp, email: &str, key: &str, body: &Value, at: DateT
     let fingerprint = Fingerprint::of("POST", &returns_of(MOTEL), &canonical);
     as_owner(app, "montello", |conn, municipality_id| {
         let user = db::identity::user_by_email(conn, email).unwrap().unwrap();
-        db::idempotency::claim(
+        let claimed = db::idempotency::claim_new(
             conn,
             &Claim {
                 municipality_id,
@@ -86,6 +86,7 @@ fn claim_directly(app: &TestApp, email: &str, key: &str, body: &Value, at: DateT
             },
         )
         .unwrap();
+        assert!(claimed, "the key was free");
     });
 }
 
