@@ -20,5 +20,6 @@ pub mod render;
 pub mod request_context;
 pub mod telemetry;
 pub mod tenancy;
+pub mod turnstile;
 pub mod usecases;
 pub mod web;

@@ -15,12 +15,15 @@
 //!   before the key is judged or anything is stored, so an outsider gets its 404 and
 //!   leaves no row; a request whose body is refused stores nothing either (its error
 //!   comes from the work, as without a key);
-//! - the service runs one transaction per request, but a claim must be visible to a
-//!   concurrent request: so a keyed request runs (1) a short unit that authorises and
-//!   claims the key (`in_progress`, committed), then (2) the work's own unit, which
-//!   authorises again, does the work and stores the response with it (`done`), so a
-//!   stored response always describes committed work; if the work fails, (3) a short
-//!   unit releases the claim and the error is answered (a retry may try again);
+//! - the service runs one transaction per request, but on PostgreSQL a claim must be
+//!   visible to a concurrent request: so a keyed request runs (1) a short unit that
+//!   authorises and claims the key (`in_progress`, committed), then (2) the work's own
+//!   unit, which authorises again, does the work and stores the response with it
+//!   (`done`), so a stored response always describes committed work; if the work
+//!   fails, (3) a short unit releases the claim and the error is answered (a retry may
+//!   try again). On SQLite, whose write units run one at a time, the claim, the work
+//!   and the response are one unit (`in_one_unit`): a retry waits for the first and
+//!   gets its response, and failed work takes its claim with it;
 //! - lease: a claim still `in_progress` after the lease (`idempotency_lease_secs`, default `LEASE_MINUTES` = 5 minutes) is taken to
 //!   be abandoned (a crash between (1) and (3)) and the next request with the key takes
 //!   it over; should the first request still finish after that, its unit of work fails
@@ -263,48 +266,117 @@ impl Idempotency {
         let Some(key) = self.key else {
             return run(state, here, None, authorise, work).await;
         };
-        let fingerprint = body.map(|b| Fingerprint::of(&self.method, &self.target, &b));
-        let now = state.clock.now();
-        let lease = state.idempotency_lease;
+        let keyed = Keyed {
+            key,
+            fingerprint: body.map(|b| Fingerprint::of(&self.method, &self.target, &b)),
+            now: state.clock.now(),
+            lease: state.idempotency_lease,
+            target: self.target.clone(),
+        };
+        if state.db.backend() == "sqlite" {
+            return in_one_unit(state, here, keyed, authorise, work).await;
+        }
         let check = authorise.clone();
-        let target = self.target.clone();
         let begun = here
             .clone()
-            .write(state, move |unit| {
+            .write(state, move |mut unit| {
                 check(&unit.ctx)?;
-                let key = key?;
-                let Some(fingerprint) = fingerprint else {
-                    return Ok(None);
-                };
-                let actor = unit.ctx.caller.actor().to_string();
-                let begun = usecase::begin(
-                    unit.conn,
-                    unit.ctx.municipality_id,
-                    &actor,
-                    &key,
-                    &fingerprint,
-                    now,
-                    lease,
-                )?;
-                if let Begun::Replay(stored) = &begun {
-                    // A replay shows the confidential record again: it is a read.
-                    let record = stored.location.as_deref().unwrap_or(&target);
-                    log_replay(unit.conn, &unit.ctx, record)?;
-                }
-                Ok(Some(begun))
+                keyed.begin(&mut unit)
             })
             .await?;
         match begun {
             None => run(state, here, None, authorise, work).await,
-            Some(Begun::Replay(stored)) => {
-                tracing::info!(
-                    status = stored.status,
-                    "answered an idempotent retry with its first response"
-                );
-                Ok(Reply::replayed(stored)?.response())
-            }
+            Some(Begun::Replay(stored)) => replayed(stored),
             Some(Begun::Claimed(claim)) => run(state, here, Some(claim), authorise, work).await,
         }
+    }
+}
+
+/// The first response again, for a retry.
+fn replayed(stored: StoredResponse) -> Result<HttpResponse, ApiError> {
+    tracing::info!(
+        status = stored.status,
+        "answered an idempotent retry with its first response"
+    );
+    Ok(Reply::replayed(stored)?.response())
+}
+
+/// A keyed request's key, fingerprint and clock.
+struct Keyed {
+    key: Result<IdempotencyKey, ApiError>,
+    fingerprint: Option<Fingerprint>,
+    now: chrono::DateTime<chrono::Utc>,
+    lease: chrono::TimeDelta,
+    target: String,
+}
+
+impl Keyed {
+    /// In `unit`, once authorised: the key judged (a malformed one is the
+    /// 400), then claimed or its first response found, a replay logged as the
+    /// read it is. `None` for a body that does not parse: nothing is claimed
+    /// and the work refuses it.
+    fn begin(self, unit: &mut MunicipalUnit<'_>) -> Result<Option<Begun>, ApiError> {
+        let key = self.key?;
+        let Some(fingerprint) = self.fingerprint else {
+            return Ok(None);
+        };
+        let actor = unit.ctx.caller.actor().to_string();
+        let begun = usecase::begin(
+            unit.conn,
+            unit.ctx.municipality_id,
+            &actor,
+            &key,
+            &fingerprint,
+            self.now,
+            self.lease,
+        )?;
+        if let Begun::Replay(stored) = &begun {
+            // A replay shows the confidential record again: it is a read.
+            let record = stored.location.as_deref().unwrap_or(&self.target);
+            log_replay(unit.conn, &unit.ctx, record)?;
+        }
+        Ok(Some(begun))
+    }
+}
+
+/// SQLite: the claim, the work and its stored response in one write unit.
+/// SQLite runs one write unit at a time (`db::Db::run_in`), so no other
+/// request can see a claim between its commit and the work's: the claim's
+/// own unit bought nothing there but a second `BEGIN IMMEDIATE` and commit a
+/// filing. A retry while the first is processed waits its turn and gets the
+/// first response; work that fails rolls the claim back with it (as the
+/// release does on PostgreSQL); a claim found in progress (left by a process
+/// that died between the two units of an earlier version) is judged as
+/// before, 409 until its lease ends.
+async fn in_one_unit<A, R, W>(
+    state: &AppState,
+    here: InMunicipality,
+    keyed: Keyed,
+    authorise: A,
+    work: W,
+) -> Result<HttpResponse, ApiError>
+where
+    A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Send + 'static,
+    W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<Reply, ApiError> + Send + 'static,
+{
+    enum Outcome {
+        Done(Reply),
+        Replay(StoredResponse),
+    }
+    let outcome = here
+        .write(state, move |mut unit| {
+            authorise(&unit.ctx)?;
+            let claim = match keyed.begin(&mut unit)? {
+                Some(Begun::Replay(stored)) => return Ok(Outcome::Replay(stored)),
+                Some(Begun::Claimed(claim)) => Some(claim),
+                None => None,
+            };
+            work_and_finish(unit, claim.as_ref(), work).map(Outcome::Done)
+        })
+        .await?;
+    match outcome {
+        Outcome::Done(reply) => Ok(reply.response()),
+        Outcome::Replay(stored) => replayed(stored),
     }
 }
 
@@ -417,6 +489,31 @@ fn log_replay(
     Ok(())
 }
 
+/// `work` in `unit`, and with a `claim` its response stored as the claim's.
+fn work_and_finish<W>(
+    unit: MunicipalUnit<'_>,
+    claim: Option<&Claim>,
+    work: W,
+) -> Result<Reply, ApiError>
+where
+    W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<Reply, ApiError>,
+{
+    let MunicipalUnit {
+        conn,
+        ctx,
+        municipality,
+    } = unit;
+    let reply = work(MunicipalUnit {
+        conn: &mut *conn,
+        ctx,
+        municipality,
+    })?;
+    if let Some(claim) = claim {
+        usecase::finish(conn, claim, &reply.stored())?;
+    }
+    Ok(reply)
+}
+
 /// The work in the request's unit of work. With a `claim` (a keyed request),
 /// the response is stored in the same unit and the claim released when the work
 /// fails; without one (no key, or a refused body), the unit is as without this module.
@@ -434,25 +531,10 @@ where
     let ours = claim.clone();
     let done = here
         .clone()
-        .write(
-            state,
-            move |MunicipalUnit {
-                      conn,
-                      ctx,
-                      municipality,
-                  }| {
-                authorise(&ctx)?;
-                let reply = work(MunicipalUnit {
-                    conn: &mut *conn,
-                    ctx,
-                    municipality,
-                })?;
-                if let Some(claim) = &ours {
-                    usecase::finish(conn, claim, &reply.stored())?;
-                }
-                Ok(reply)
-            },
-        )
+        .write(state, move |unit| {
+            authorise(&unit.ctx)?;
+            work_and_finish(unit, ours.as_ref(), work)
+        })
         .await;
     match (done, claim) {
         (Ok(reply), _) => Ok(reply.response()),

@@ -14,11 +14,13 @@
 //! sign-ins cannot raise the resident memory by 19 MiB per blocking thread (the bench's
 //! fifty clerks signing in at once did: 225 MiB at scale 1).
 
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
+
+use crate::turnstile::Turnstile;
 
 /// Fewest characters (Unicode scalar values) a new password may have.
 pub const MIN_PASSWORD_CHARS: usize = 12;
@@ -79,25 +81,8 @@ pub fn hashes_at_once() -> usize {
 /// Run `work` (one Argon2 computation) when fewer than [`hashes_at_once`] others run;
 /// the caller (a blocking thread) waits until then.
 fn in_turn<T>(work: impl FnOnce() -> T) -> T {
-    static RUNNING: Mutex<usize> = Mutex::new(0);
-    static FREED: Condvar = Condvar::new();
-    struct Turn;
-    impl Drop for Turn {
-        fn drop(&mut self) {
-            let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
-            *running -= 1;
-            FREED.notify_one();
-        }
-    }
-    let limit = hashes_at_once();
-    {
-        let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
-        while *running >= limit {
-            running = FREED.wait(running).unwrap_or_else(|p| p.into_inner());
-        }
-        *running += 1;
-    }
-    let _turn = Turn;
+    static HASHING: Turnstile = Turnstile::new();
+    let _turn = HASHING.enter(hashes_at_once(), None);
     work()
 }
 

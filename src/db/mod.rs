@@ -133,10 +133,11 @@ impl Target {
                 // before the timeout it failed at once ("database is locked")
                 // whenever another connection held one (seen in CI: a second
                 // connection opened beside a serving pool).
-                conn.batch_execute(
-                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
+                conn.batch_execute(&format!(
+                    "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
                      PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
-                )
+                    SQLITE_BUSY_TIMEOUT.as_millis()
+                ))
                 .map_err(|e| DbError::Setup(format!("sqlite pragmas: {e}")))?;
                 Ok(DbConn::Sqlite(conn))
             }
@@ -201,6 +202,10 @@ fn prepare_sqlite_file(path: &std::path::Path) -> Result<(), DbError> {
         Err(e) => Err(fail(format!("cannot create {}: {e}", path.display()))),
     }
 }
+
+/// How long a SQLite connection waits for the write lock (its busy timeout),
+/// and a write unit for its turn among this process's writers.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a PostgreSQL connection whose last unit of work committed or
 /// rolled back cleanly counts as proven: checked out again within this time,
@@ -426,6 +431,9 @@ where
 pub struct Db {
     pool: r2d2::Pool<Manager>,
     target: Target,
+    /// SQLite: the write units of this pool pass one at a time (see
+    /// [`Db::run_in`]).
+    writers: std::sync::Arc<crate::turnstile::Turnstile>,
 }
 
 impl std::fmt::Debug for Db {
@@ -453,7 +461,11 @@ impl Db {
             .connection_timeout(Duration::from_secs(5))
             .test_on_check_out(network)
             .build_unchecked(Manager(target.clone()));
-        Ok(Self { pool, target })
+        Ok(Self {
+            pool,
+            target,
+            writers: Default::default(),
+        })
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -471,8 +483,24 @@ impl Db {
     {
         let pool = self.pool.clone();
         let request = crate::request_context::current();
+        // SQLite takes one writer at a time. Its own wait for the write lock
+        // (the busy handler) sleeps between tries, up to 100 ms however soon
+        // the lock is free; a write unit of this pool therefore waits here,
+        // before it takes a connection, and starts as soon as the last one
+        // ends (see `crate::turnstile`). Other processes on the same file (the
+        // command line) still meet the busy timeout.
+        let writers = (mode == Mode::Write && matches!(self.target, Target::Sqlite(_)))
+            .then(|| std::sync::Arc::clone(&self.writers));
         tokio::task::spawn_blocking(move || {
             crate::request_context::within(request, || {
+                let _turn = match &writers {
+                    Some(gate) => {
+                        Some(gate.enter(1, Some(SQLITE_BUSY_TIMEOUT)).ok_or_else(|| {
+                            ApiError::NotReady("the database is busy; try again".into())
+                        })?)
+                    }
+                    None => None,
+                };
                 let mut conn = pool.get()?;
                 let outcome = in_transaction_in(&mut conn, mode, work);
                 // Proven only by a unit that ended as it meant to: a failed

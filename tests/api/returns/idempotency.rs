@@ -252,7 +252,14 @@ async fn a_key_is_kept_24_hours_then_forgotten() {
     // Forgotten: the request is new, and the period is on file.
     let res = file_with_key(&app, &token, "k-6", body).await;
     assert_problem(res, 409, "conflict", Some("period")).await;
-    assert_eq!(counts(&app), (1, 0));
+    // PostgreSQL deleted the expired row in the claim's own unit; on SQLite
+    // the claim is the work's unit, which the 409 rolled back, deletion and
+    // all: the row is still there, past retention, and counts for nothing.
+    let kept = if app.db.backend() == "sqlite" { 1 } else { 0 };
+    assert_eq!(counts(&app), (1, kept));
+    // Another body under the key is a new request too (not 422 `reused`).
+    let res = file_with_key(&app, &token, "k-6", filing("2026-Q1", "1.00", "0.00")).await;
+    assert_problem(res, 409, "conflict", Some("period")).await;
 }
 
 #[actix_web::test]
@@ -328,4 +335,40 @@ async fn a_replay_is_written_to_the_access_log() {
     assert_eq!(replays.len(), 1, "{log}");
     assert_eq!(replays[0]["record_id"], location.as_str());
     assert_eq!(replays[0]["basis"], "operator");
+}
+
+/// Retries sent at the same moment as the first: one return is filed and
+/// every answer is its 201 or, on PostgreSQL, the 409 of a key still being
+/// processed (its claim commits before the work). On SQLite the claim and the
+/// work are one unit and write units run one at a time, so a retry waits for
+/// the first and gets its 201: never a 409.
+#[actix_web::test]
+async fn retries_at_the_same_moment_file_once() {
+    let app = spawn_demo_app_at(T0).await;
+    let token = app.token(OPERATOR).await;
+    let body = filing("2026-Q1", "10000.00", "500.00");
+    let (a, b, c, d) = tokio::join!(
+        file_with_key(&app, &token, "k-same", body.clone()),
+        file_with_key(&app, &token, "k-same", body.clone()),
+        file_with_key(&app, &token, "k-same", body.clone()),
+        file_with_key(&app, &token, "k-same", body.clone()),
+    );
+    let mut created = Vec::new();
+    for res in [a, b, c, d] {
+        let (status, location, _, json) = answer(res).await;
+        match status {
+            201 => created.push((location, json["id"].clone())),
+            409 if app.db.backend() == "postgres" => {
+                assert_eq!(
+                    crate::helpers::check::rule_of(&json, "Idempotency-Key").as_deref(),
+                    Some("idempotency_key_in_progress"),
+                    "{json}"
+                );
+            }
+            other => panic!("{other} on {}: {json}", app.db.backend()),
+        }
+    }
+    assert!(!created.is_empty());
+    assert!(created.windows(2).all(|w| w[0] == w[1]), "{created:?}");
+    assert_eq!(counts(&app), (1, 1));
 }
