@@ -19,7 +19,7 @@
 //! | token audience (`aud`) | `token_audience` | `ROOMTAX_TOKEN_AUDIENCE` (default `roomtax-api`) |
 //! | access token lifetime | `access_token_ttl_secs` | `ROOMTAX_ACCESS_TOKEN_TTL_SECS` (default 900) |
 //! | refresh token lifetime | `refresh_token_ttl_days` | `ROOMTAX_REFRESH_TOKEN_TTL_DAYS` (default 30) |
-//! | idempotency lease | `idempotency_lease_secs` | `ROOMTAX_IDEMPOTENCY_LEASE_SECS` (default 300; 10 to 3600): how long a request that died mid-way keeps its `Idempotency-Key` before a retry may take it over |
+//! | idempotency lease | `idempotency_lease_secs` | `ROOMTAX_IDEMPOTENCY_LEASE_SECS` (default 300; 10 to 3600): how long a claim left in progress by a version before 2026-12-03 (which claimed in a transaction of its own) keeps its `Idempotency-Key` before a retry may take it over |
 //! | public address | `public_url` | `ROOMTAX_PUBLIC_URL` (e.g. `https://roomtax.example.gov`; when it is `https://`, the web portal's cookies are `Secure`) |
 //!
 //! The file is `--config FILE` or `ROOMTAX_CONFIG`; unknown keys are refused.

@@ -11,9 +11,10 @@ database with the two roles) is prepared by run.sh; this program:
    Idempotency-Key, and record every acknowledged (2xx) answer with its id;
 3. kills the server with SIGKILL at random moments, CYCLES times, restarting it each
    time; a request that got no answer is retried with the same key and body until it
-   is acknowledged. A retry answered 409 `idempotency_key_in_progress` (a claim left by
-   the killed process, taken over after the lease) is retried once the lease
-   has run out;
+   is acknowledged. A retry answered 409 `idempotency_key_in_progress` is retried once
+   the lease has run out (since 2026-12-03 the claim is in the work's own transaction,
+   so a killed process leaves none and this should not happen; a claim left in progress
+   would be taken over after the lease);
 4. verifies: every acknowledged filing and payment is present exactly once, read back
    through the API (the payor's obligations and the return's versions; the statement
    of account's payments), nothing is present that was not acknowledged, a replay of

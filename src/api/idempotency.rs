@@ -15,19 +15,15 @@
 //!   before the key is judged or anything is stored, so an outsider gets its 404 and
 //!   leaves no row; a request whose body is refused stores nothing either (its error
 //!   comes from the work, as without a key);
-//! - the service runs one transaction per request, but on PostgreSQL a claim must be
-//!   visible to a concurrent request: so a keyed request runs (1) a short unit that
-//!   authorises and claims the key (`in_progress`, committed), then (2) the work's own
-//!   unit, which authorises again, does the work and stores the response with it
-//!   (`done`), so a stored response always describes committed work; if the work
-//!   fails, (3) a short unit releases the claim and the error is answered (a retry may
-//!   try again). On SQLite, whose write units run one at a time, the claim, the work
-//!   and the response are one unit (`in_one_unit`): a retry waits for the first and
-//!   gets its response, and failed work takes its claim with it;
-//! - lease: a claim still `in_progress` after the lease (`idempotency_lease_secs`, default `LEASE_MINUTES` = 5 minutes) is taken to
-//!   be abandoned (a crash between (1) and (3)) and the next request with the key takes
-//!   it over; should the first request still finish after that, its unit of work fails
-//!   with the 409 and rolls back, so the work is done once;
+//! - one transaction per request: the key is held (a PostgreSQL advisory lock for
+//!   the transaction, so a concurrent retry is the 409 at once; SQLite runs one writer
+//!   at a time), claimed, the work done and its response stored (`done`) in the same
+//!   unit, so a stored response always describes committed work, work that fails
+//!   takes its claim with it (a retry may try again) and a crash leaves none behind;
+//! - lease: a claim still `in_progress` after the lease (`idempotency_lease_secs`,
+//!   default `LEASE_MINUTES` = 5 minutes) was left by a version of the service that
+//!   claimed in a unit of its own and died before the work's; the next request with
+//!   the key takes it over;
 //! - a replayed response is logged with its status only, never its body or the key
 //!   (both may be confidential); since it shows the record again, it is written to the
 //!   access log as a read (record type `replayed_response`, the record's path as id).
@@ -263,32 +259,14 @@ impl Idempotency {
         A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Clone + Send + 'static,
         W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<Reply, ApiError> + Send + 'static,
     {
-        let Some(key) = self.key else {
-            return run(state, here, None, authorise, work).await;
-        };
-        let keyed = Keyed {
+        let keyed = self.key.map(|key| Keyed {
             key,
             fingerprint: body.map(|b| Fingerprint::of(&self.method, &self.target, &b)),
             now: state.clock.now(),
             lease: state.idempotency_lease,
             target: self.target.clone(),
-        };
-        if state.db.backend() == "sqlite" {
-            return in_one_unit(state, here, keyed, authorise, work).await;
-        }
-        let check = authorise.clone();
-        let begun = here
-            .clone()
-            .write(state, move |mut unit| {
-                check(&unit.ctx)?;
-                keyed.begin(&mut unit)
-            })
-            .await?;
-        match begun {
-            None => run(state, here, None, authorise, work).await,
-            Some(Begun::Replay(stored)) => replayed(stored),
-            Some(Begun::Claimed(claim)) => run(state, here, Some(claim), authorise, work).await,
-        }
+        });
+        in_one_unit(state, here, keyed, authorise, work).await
     }
 }
 
@@ -339,19 +317,18 @@ impl Keyed {
     }
 }
 
-/// SQLite: the claim, the work and its stored response in one write unit.
-/// SQLite runs one write unit at a time (`db::Db::run_in`), so no other
-/// request can see a claim between its commit and the work's: the claim's
-/// own unit bought nothing there but a second `BEGIN IMMEDIATE` and commit a
-/// filing. A retry while the first is processed waits its turn and gets the
-/// first response; work that fails rolls the claim back with it (as the
-/// release does on PostgreSQL); a claim found in progress (left by a process
-/// that died between the two units of an earlier version) is judged as
-/// before, 409 until its lease ends.
+/// The request's one unit of work: authorised, then with a key (`keyed`)
+/// the key held and claimed or its first response found, the work, and its
+/// response stored as the claim's. A concurrent request with the key gets
+/// the 409 at once (`db::idempotency::hold`); work that fails rolls its claim
+/// back with it, so a retry may try again; a crash leaves no claim behind.
+/// (Until 2026-12-03 the claim committed in a unit of its own first: one
+/// more transaction, five more round trips a filing on PostgreSQL, and a
+/// claim a crash left in progress kept its key for the lease.)
 async fn in_one_unit<A, R, W>(
     state: &AppState,
     here: InMunicipality,
-    keyed: Keyed,
+    keyed: Option<Keyed>,
     authorise: A,
     work: W,
 ) -> Result<HttpResponse, ApiError>
@@ -366,7 +343,11 @@ where
     let outcome = here
         .write(state, move |mut unit| {
             authorise(&unit.ctx)?;
-            let claim = match keyed.begin(&mut unit)? {
+            let begun = match keyed {
+                Some(keyed) => keyed.begin(&mut unit)?,
+                None => None,
+            };
+            let claim = match begun {
                 Some(Begun::Replay(stored)) => return Ok(Outcome::Replay(stored)),
                 Some(Begun::Claimed(claim)) => Some(claim),
                 None => None,
@@ -512,42 +493,4 @@ where
         usecase::finish(conn, claim, &reply.stored())?;
     }
     Ok(reply)
-}
-
-/// The work in the request's unit of work. With a `claim` (a keyed request),
-/// the response is stored in the same unit and the claim released when the work
-/// fails; without one (no key, or a refused body), the unit is as without this module.
-async fn run<A, R, W>(
-    state: &AppState,
-    here: InMunicipality,
-    claim: Option<Claim>,
-    authorise: A,
-    work: W,
-) -> Result<HttpResponse, ApiError>
-where
-    A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Send + 'static,
-    W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<Reply, ApiError> + Send + 'static,
-{
-    let ours = claim.clone();
-    let done = here
-        .clone()
-        .write(state, move |unit| {
-            authorise(&unit.ctx)?;
-            work_and_finish(unit, ours.as_ref(), work)
-        })
-        .await;
-    match (done, claim) {
-        (Ok(reply), _) => Ok(reply.response()),
-        (Err(err), None) => Err(err),
-        (Err(err), Some(claim)) => {
-            let released = here
-                .write(state, move |unit| usecase::release(unit.conn, &claim))
-                .await;
-            if let Err(cause) = released {
-                // The claim stays until its lease runs out.
-                tracing::warn!(cause = %cause, "an idempotency claim was not released");
-            }
-            Err(err)
-        }
-    }
 }

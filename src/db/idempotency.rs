@@ -1,12 +1,14 @@
-//! `Idempotency-Key` claims (tenant-scoped, per caller): claim, take over,
-//! complete, release, look up, expire.
+//! `Idempotency-Key` claims (tenant-scoped, per caller): hold, claim, take
+//! over, complete, look up, expire.
 //!
-//! Contract: a claim is inserted `in_progress` in its own short transaction,
-//! so that a concurrent retry sees it; the request's unit of work then marks
-//! it `done` with the response, in the same transaction as the work, so a
-//! stored response always describes committed work. A request whose work
-//! fails releases its claim (a retry may try again). A claim is named by its
-//! key and the instant it was made ([`Claim`]): completing, releasing or
+//! Contract: a claim is inserted `in_progress` and marked `done` with the
+//! response in the request's one unit of work, so a stored response always
+//! describes committed work and work that fails takes its claim with it; a
+//! concurrent request with the key is told apart by [`hold`] (PostgreSQL's
+//! advisory lock; SQLite runs one writer at a time). Rows `in_progress`
+//! committed by versions before 2026-12-03 (which claimed in a unit of its
+//! own) are taken over after the lease. A claim is named by its
+//! key and the instant it was made ([`Claim`]): completing or
 //! taking over a claim is a conditional statement on that instant and on the
 //! state `in_progress`, so a request whose abandoned claim was taken over by
 //! another one changes nothing (it learns so from the `false` answer). Rows
@@ -69,6 +71,41 @@ pub fn get(
         .optional()
 }
 
+/// Hold `(municipality, actor, key)` for the rest of this unit of work
+/// without waiting: `false` when another open unit holds it (a request with
+/// the key is still running). PostgreSQL: a transaction-scoped advisory lock
+/// (class `26980`, "id" in ASCII; the second key the first four bytes of a
+/// SHA-256 of the three, so two keys share a lock about once in four billion
+/// pairs, and then one request gets a 409 its retry gets past). SQLite:
+/// always `true`, its write units run one at a time.
+pub fn hold(conn: &mut DbConn, municipality_id: i64, actor: &str, key: &str) -> QueryResult<bool> {
+    #[derive(QueryableByName)]
+    struct Held {
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        held: bool,
+    }
+    match conn {
+        DbConn::Sqlite(_) => Ok(true),
+        DbConn::Pg(pg) => {
+            let mut input = Vec::new();
+            for part in [
+                municipality_id.to_string().as_bytes(),
+                actor.as_bytes(),
+                key.as_bytes(),
+            ] {
+                input.extend_from_slice(&(part.len() as u64).to_be_bytes());
+                input.extend_from_slice(part);
+            }
+            let digest = <sha2::Sha256 as sha2::Digest>::digest(&input);
+            let lock = i32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+            diesel::sql_query("SELECT pg_try_advisory_xact_lock(26980, $1) AS held")
+                .bind::<diesel::sql_types::Integer, _>(lock)
+                .get_result::<Held>(pg)
+                .map(|h| h.held)
+        }
+    }
+}
+
 /// Insert a claim (`in_progress`) unless the key is stored: `false` when it
 /// is (another request's, finished or not). On PostgreSQL an insert of the
 /// same key by a transaction still open waits for it to end.
@@ -107,7 +144,7 @@ macro_rules! in_progress_since {
 
 /// Take over an abandoned claim made at `abandoned_at`: the key becomes
 /// `claim` (its fingerprint and instant). `false` when the row changed
-/// meanwhile (another request completed, released or took it over).
+/// meanwhile (another request completed or took it over).
 pub fn take_over(
     conn: &mut DbConn,
     claim: &Claim,
@@ -137,16 +174,6 @@ pub fn complete(conn: &mut DbConn, claim: &Claim, response: &StoredResponse) -> 
     ))
     .execute(conn)
     .map(|n| n == 1)
-}
-
-/// Remove `claim` if it is still this request's and in progress (its work
-/// failed).
-pub fn release(conn: &mut DbConn, claim: &Claim) -> QueryResult<()> {
-    diesel::delete(
-        in_progress_since!(claim, claim.claimed_at).filter(k::fingerprint.eq(&claim.fingerprint)),
-    )
-    .execute(conn)
-    .map(|_| ())
 }
 
 /// Remove this tenant's keys created before `before` (past retention).

@@ -1,20 +1,21 @@
 //! Idempotent creating requests in storage: begin (claim, or find the first
-//! response), finish (store the response with the work), release.
+//! response) and finish (store the response with the work), in the
+//! request's one unit of work.
 //!
 //! Contract: every function runs in a unit of work already entered in the
 //! municipality (row-level security set) whose caller was authorised for the
-//! operation. [`begin`] runs in its own short unit, committed before the
-//! work, so that a concurrent request with the key sees the claim; it
-//! forgets the tenant's keys past retention (at most once a minute, and any
-//! key found past it), treats a claim in progress past its lease as abandoned
-//! (`domain::idempotency::abandoned`, taken over by a conditional update),
+//! operation. [`begin`] first holds the key for the unit
+//! (`db::idempotency::hold`: a request with the key still running is the 409
+//! `Idempotency-Key` / `idempotency_key_in_progress` at once), forgets the
+//! tenant's keys past retention (at most once a minute, and any key found
+//! past it), treats a claim in progress past its lease as abandoned (rows
+//! left by versions that claimed in a unit of its own;
+//! `domain::idempotency::abandoned`, taken over by a conditional update),
 //! and applies the decision table (`domain::idempotency::decide`): a claim or
-//! the stored response, or the refusal (409 `Idempotency-Key` /
-//! `idempotency_key_in_progress`, 422 `Idempotency-Key` /
-//! `idempotency_key_reused`). [`finish`] runs in the work's own unit: when the
-//! claim is no longer this request's (taken over), it fails, so the work
-//! rolls back. [`release`] removes a claim whose work failed. Nothing here
-//! reads or logs a response body.
+//! the stored response, or the refusal (409 in progress, 422
+//! `Idempotency-Key` / `idempotency_key_reused`). [`finish`] stores the
+//! response in the same unit: work that fails rolls back its claim with it.
+//! Nothing here reads or logs a response body.
 
 use std::{collections::BTreeMap, sync::Mutex};
 
@@ -34,7 +35,7 @@ use crate::{
 /// What a request carrying a key does next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Begun {
-    /// The key is this request's: do the work, then [`finish`] (or [`release`]).
+    /// The key is this request's: do the work, then [`finish`] in the same unit.
     Claimed(Claim),
     /// A retry of a finished request: answer with the first response.
     Replay(StoredResponse),
@@ -139,6 +140,11 @@ pub fn begin(
         fingerprint: fingerprint.as_str().to_owned(),
         claimed_at: now.naive_utc(),
     };
+    // A request with the key still running holds it (PostgreSQL; SQLite's
+    // writers run one at a time): the 409, at once.
+    if !store::hold(conn, municipality_id, actor, key.as_str())? {
+        return Err(in_progress());
+    }
     if store::claim_new(conn, &claim)? {
         return Ok(Begun::Claimed(claim));
     }
@@ -149,7 +155,7 @@ pub fn begin(
         row = None;
     }
     let Some(row) = row else {
-        // Forgotten (retention) or released by its request since the insert
+        // Forgotten (retention), or rolled back by its request, since the insert
         // met it: the key is free now.
         return if store::claim_new(conn, &claim)? {
             Ok(Begun::Claimed(claim))
@@ -182,11 +188,6 @@ pub fn finish(conn: &mut DbConn, claim: &Claim, response: &StoredResponse) -> Re
     } else {
         Err(in_progress())
     }
-}
-
-/// Remove the claim of a request whose work failed (a retry may try again).
-pub fn release(conn: &mut DbConn, claim: &Claim) -> Result<(), ApiError> {
-    Ok(store::release(conn, claim)?)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `Idempotency-Key` on filing and amending: a retry gets the first response
 //! and files nothing twice; the same key with another body is 422; a retry
-//! while the first is in progress is 409 (made deterministic by inserting the
-//! claim directly, as the service's first unit would); keys are per caller
+//! while the first is in progress is 409 (made deterministic by holding the
+//! key from another transaction, or by a claim inserted directly, as versions
+//! that claimed in a unit of its own left them); keys are per caller
 //! and kept 24 hours; a malformed key is 400; an outsider leaves no row.
 //!
 //! The figures are the module's hand computation (2026-Q1, gross 10,000.00,
@@ -252,11 +253,9 @@ async fn a_key_is_kept_24_hours_then_forgotten() {
     // Forgotten: the request is new, and the period is on file.
     let res = file_with_key(&app, &token, "k-6", body).await;
     assert_problem(res, 409, "conflict", Some("period")).await;
-    // PostgreSQL deleted the expired row in the claim's own unit; on SQLite
-    // the claim is the work's unit, which the 409 rolled back, deletion and
+    // The claim is the work's unit, which the 409 rolled back, deletion and
     // all: the row is still there, past retention, and counts for nothing.
-    let kept = if app.db.backend() == "sqlite" { 1 } else { 0 };
-    assert_eq!(counts(&app), (1, kept));
+    assert_eq!(counts(&app), (1, 1));
     // Another body under the key is a new request too (not 422 `reused`).
     let res = file_with_key(&app, &token, "k-6", filing("2026-Q1", "1.00", "0.00")).await;
     assert_problem(res, 409, "conflict", Some("period")).await;
@@ -339,9 +338,9 @@ async fn a_replay_is_written_to_the_access_log() {
 
 /// Retries sent at the same moment as the first: one return is filed and
 /// every answer is its 201 or, on PostgreSQL, the 409 of a key still being
-/// processed (its claim commits before the work). On SQLite the claim and the
-/// work are one unit and write units run one at a time, so a retry waits for
-/// the first and gets its 201: never a 409.
+/// processed (the first request's transaction holds it). On SQLite write
+/// units run one at a time, so a retry waits for the first and gets its 201:
+/// never a 409.
 #[actix_web::test]
 async fn retries_at_the_same_moment_file_once() {
     let app = spawn_demo_app_at(T0).await;
@@ -370,5 +369,44 @@ async fn retries_at_the_same_moment_file_once() {
     }
     assert!(!created.is_empty());
     assert!(created.windows(2).all(|w| w[0] == w[1]), "{created:?}");
+    assert_eq!(counts(&app), (1, 1));
+}
+
+/// PostgreSQL: a request whose key another open transaction holds (the
+/// first request, still running) is the 409 at once, and once that
+/// transaction ends the key is free.
+#[actix_web::test]
+async fn a_key_held_by_a_running_request_is_409_until_it_ends() {
+    use diesel::connection::SimpleConnection;
+    let app = spawn_demo_app_at(T0).await;
+    if crate::helpers::skip_unless_postgres(
+        &app.db,
+        "a_key_held_by_a_running_request_is_409_until_it_ends",
+    ) {
+        return;
+    }
+    let token = app.token(OPERATOR).await;
+    let body = filing("2026-Q1", "10000.00", "500.00");
+    let mut conn = app.owner_conn();
+    let municipality = db::municipalities::by_slug(&mut conn, "montello")
+        .unwrap()
+        .unwrap()
+        .id;
+    let user = db::identity::user_by_email(&mut conn, OPERATOR)
+        .unwrap()
+        .unwrap();
+    let actor = format!("user:{}", user.id);
+    conn.batch_execute("BEGIN").unwrap();
+    assert!(db::idempotency::hold(&mut conn, municipality, &actor, "k-held").unwrap());
+    let res = file_with_key(&app, &token, "k-held", body.clone()).await;
+    let problem = assert_problem(res, 409, "conflict", Some("Idempotency-Key")).await;
+    assert_eq!(
+        crate::helpers::check::rule_of(&problem, "Idempotency-Key").as_deref(),
+        Some("idempotency_key_in_progress")
+    );
+    assert_eq!(counts(&app), (0, 0), "the refused request stored nothing");
+    conn.batch_execute("ROLLBACK").unwrap();
+    let res = file_with_key(&app, &token, "k-held", body).await;
+    assert_eq!(res.status(), 201);
     assert_eq!(counts(&app), (1, 1));
 }
