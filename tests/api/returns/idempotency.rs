@@ -186,7 +186,7 @@ async fn a_key_is_the_callers_own() {
     assert_eq!(
         counts(&app),
         (1, 1),
-        "the failed request released its claim"
+        "the failed request rolled its claim back with its work"
     );
 
     // An outsider (Hayward's clerk) learns nothing and leaves no row, with
