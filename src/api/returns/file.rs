@@ -13,7 +13,7 @@
 
 use actix_web::{HttpResponse, post, web};
 
-use super::{TaxReturn, return_location};
+use super::{TaxReturn, may_file, return_location};
 use crate::{
     api::{
         caller::MunicipalUnit,
@@ -22,17 +22,8 @@ use crate::{
     },
     domain::returns::ReturnFiling,
     error::{ApiError, Problem},
-    tenancy::{EnteredAs, MunicipalityContext},
     usecases::returns::filing,
 };
-
-/// The check both operations make first: whoever may file for `payor_id`.
-fn may_file(
-    payor_id: &str,
-) -> impl Fn(&MunicipalityContext) -> Result<EnteredAs, ApiError> + Clone + Send + 'static {
-    let payor_id = payor_id.to_owned();
-    move |ctx| ctx.return_filer(&payor_id)
-}
 
 fn created(slug: &str, body: &TaxReturn) -> Result<Reply, ApiError> {
     Ok(

@@ -36,12 +36,12 @@ use crate::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
         idempotency::{Idempotency, Reply, raw_body},
+        returns::may_file,
     },
     app::AppState,
     db::returns::rows::AttachmentMeta,
     domain::attachment::{Attachment, AttachmentKind, MediaType},
     error::{ApiError, Problem},
-    tenancy::MunicipalityContext,
     usecases::returns::attachments,
 };
 /// Attach a document to a return: the raw bytes of a PDF, PNG or JPEG, at most 10 MiB.
@@ -92,16 +92,12 @@ pub async fn upload(
         .as_ref()
         .ok()
         .map(|b| raw_body(&b.content_type, &b.bytes));
-    let authorise = {
-        let payor = payor_id.clone();
-        move |ctx: &MunicipalityContext| ctx.return_filer(&payor)
-    };
     idempotency
         .write(
             &state,
             here,
             fingerprinted,
-            authorise,
+            may_file(&payor_id),
             move |MunicipalUnit { conn, ctx, .. }| {
                 // Authorised; now judge the query, then the body.
                 let kind = AttachmentKind::parse("kind", &params?.0.kind)?;

@@ -21,10 +21,11 @@ use crate::{
         caller::{InMunicipality, MunicipalUnit},
         extract::{ApiJson, ApiQuery},
         idempotency::{Idempotency, Reply},
+        returns::may_file,
     },
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::{
         self,
         returns::extensions::{self as ext, Decide},
@@ -60,16 +61,12 @@ pub async fn request(
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id) = path.into_inner();
     let now = state.clock.now();
-    let authorise = {
-        let payor_id = payor_id.clone();
-        move |ctx: &MunicipalityContext| ctx.return_filer(&payor_id)
-    };
     idempotency
         .write_json(
             &state,
             here,
             body,
-            authorise,
+            may_file(&payor_id),
             move |MunicipalUnit { conn, ctx, .. }, body| {
                 let record = ext::request(conn, &ctx, &payor_id, body.period, &body.reason, now)?;
                 let location = extension_location(&slug, &record.row.id);
