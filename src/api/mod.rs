@@ -15,6 +15,7 @@ pub mod csv;
 pub mod delinquencies;
 pub mod determinations;
 pub mod disclosures;
+pub mod documents;
 pub mod expenditures;
 pub mod extract;
 pub mod framework_answers;

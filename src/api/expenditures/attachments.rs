@@ -8,11 +8,7 @@
 //! reports download, and every download is written to the zone's access log
 //! (`usecases::expenditures::attachments`). Downloads are never cached.
 
-use actix_web::{
-    HttpResponse, get,
-    http::header::{self, HeaderValue},
-    post, web,
-};
+use actix_web::{HttpResponse, get, http::header, post, web};
 use chrono::SubsecRound;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -21,15 +17,16 @@ use super::{AttachmentOut, report_location};
 use crate::{
     api::{
         caller::{InZone, ZoneUnit},
+        documents,
         extract::ApiQuery,
         returns::attachments::AttachmentBody,
     },
     app::AppState,
     domain::{
-        attachment::{Attachment, AttachmentError, AttachmentKind},
+        attachment::{Attachment, AttachmentKind},
         expenditure::DocumentKind,
     },
-    error::{ApiError, FieldError, Problem},
+    error::{ApiError, Problem},
     tenancy::ZoneAction,
     usecases::expenditures::attachments,
 };
@@ -57,19 +54,9 @@ struct AttachmentPath {
     attachment: String,
 }
 
-/// The refusal the API answers for an upload the attachment rules refused.
-pub(crate) fn refusal(err: AttachmentError) -> ApiError {
-    match err {
-        AttachmentError::TooLarge { limit, .. } => ApiError::PayloadTooLarge { limit },
-        other => {
-            let field = match other {
-                AttachmentError::ContentTypeMismatch { .. } => "Content-Type",
-                _ => "body",
-            };
-            ApiError::UnsupportedContent(FieldError::new(field, other.rule(), other.to_string()))
-        }
-    }
-}
+/// The refusal the API answers for an upload the attachment rules refused
+/// (one rule for every upload: `api::documents`).
+pub(crate) use crate::api::documents::refusal;
 
 /// Attach a receipt or invoice to a report: the raw bytes of a PDF, PNG or JPEG, at most 10 MiB.
 ///
@@ -152,17 +139,10 @@ pub async fn download(
             move |ZoneUnit { conn, ctx, .. }| attachments::download(conn, &ctx, &report, &id, now),
         )
         .await?;
-    let value = |v: String| HeaderValue::try_from(v).map_err(|e| ApiError::internal(e.to_string()));
-    Ok(HttpResponse::Ok()
-        .content_type(value(meta.content_type.clone())?)
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            value(format!(
-                "attachment; filename=\"{}-{}\"",
-                meta.kind, meta.id
-            ))?,
-        ))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((header::CACHE_CONTROL, "private, no-store"))
-        .body(bytes))
+    documents::download(
+        &meta.content_type,
+        Vec::new(),
+        &format!("{}-{}", meta.kind, meta.id),
+        bytes,
+    )
 }

@@ -22,11 +22,7 @@ mod types;
 
 pub use types::*;
 
-use actix_web::{
-    HttpResponse, get,
-    http::header::{self, HeaderValue},
-    post, web,
-};
+use actix_web::{HttpResponse, get, post, web};
 use base64::Engine as _;
 use chrono::SubsecRound;
 use utoipa::IntoParams;
@@ -34,6 +30,7 @@ use utoipa::IntoParams;
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
+        documents,
         extract::ApiQuery,
         idempotency::{Idempotency, Reply, raw_body},
         returns::may_file,
@@ -235,18 +232,10 @@ pub(crate) fn attachment_response(
         None => return Err(ApiError::internal("stored attachment has an unknown type")),
     };
     let (repr_digest, digest) = digests(&meta.sha256)?;
-    let disposition = format!(
-        "attachment; filename=\"{}-{}.{extension}\"",
-        meta.kind, meta.id
-    );
-    let header_value =
-        |v: String| HeaderValue::try_from(v).map_err(|e| ApiError::internal(e.to_string()));
-    Ok(HttpResponse::Ok()
-        .content_type(header_value(meta.content_type.clone())?)
-        .insert_header(("repr-digest", header_value(repr_digest)?))
-        .insert_header(("digest", header_value(digest)?))
-        .insert_header((header::CONTENT_DISPOSITION, header_value(disposition)?))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((header::CACHE_CONTROL, "private, no-store"))
-        .body(bytes))
+    documents::download(
+        &meta.content_type,
+        vec![("repr-digest", repr_digest), ("digest", digest)],
+        &format!("{}-{}.{extension}", meta.kind, meta.id),
+        bytes,
+    )
 }

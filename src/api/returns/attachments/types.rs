@@ -16,8 +16,8 @@ use utoipa::{IntoParams, ToSchema};
 use super::super::return_location;
 use crate::{
     db::returns::rows::AttachmentMeta,
-    domain::attachment::{AttachmentError, AttachmentKind, MAX_ATTACHMENT_BYTES},
-    error::{ApiError, FieldError},
+    domain::attachment::{AttachmentKind, MAX_ATTACHMENT_BYTES},
+    error::ApiError,
 };
 
 /// A raw request body and its declared `Content-Type`, at most
@@ -120,19 +120,9 @@ pub struct AttachmentList {
     pub items: Vec<AttachmentMetadata>,
 }
 
-/// The refusal the API answers for an upload the domain refused.
-pub(crate) fn refusal(err: AttachmentError) -> ApiError {
-    match err {
-        AttachmentError::TooLarge { limit, .. } => ApiError::PayloadTooLarge { limit },
-        other => {
-            let field = match other {
-                AttachmentError::ContentTypeMismatch { .. } => "Content-Type",
-                _ => "body",
-            };
-            ApiError::UnsupportedContent(FieldError::new(field, other.rule(), other.to_string()))
-        }
-    }
-}
+/// The refusal the API answers for an upload the domain refused (one rule
+/// for every upload: `api::documents`).
+pub(crate) use crate::api::documents::refusal;
 
 /// `.../returns/{return}/attachments/{id}`.
 pub(super) fn attachment_location(slug: &str, payor_id: &str, return_id: &str, id: &str) -> String {
