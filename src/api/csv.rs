@@ -9,7 +9,7 @@
 //! unless it is a decimal number (a negative amount stays a number). Lines end
 //! in CRLF; the builders of each document live with their endpoint.
 
-use actix_web::{HttpRequest, HttpResponse, http::header};
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, http::header};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -61,10 +61,23 @@ pub fn or_json<T: Serialize>(
     body: T,
     to_csv: impl FnOnce(&T) -> String,
 ) -> HttpResponse {
+    or_json_in(HttpResponse::Ok(), req, body, to_csv)
+}
+
+/// [`or_json`] on a response already begun: `response` (the status and any
+/// headers of the endpoint's own, e.g. `Cache-Control`) gets the CSV
+/// `to_csv` writes of `body` with [`CONTENT_TYPE`] when the request asks for
+/// CSV ([`wanted`]), `body` as JSON otherwise.
+pub fn or_json_in<T: Serialize>(
+    mut response: HttpResponseBuilder,
+    req: &HttpRequest,
+    body: T,
+    to_csv: impl FnOnce(&T) -> String,
+) -> HttpResponse {
     if wanted(req) {
-        ok(to_csv(&body))
+        response.content_type(CONTENT_TYPE).body(to_csv(&body))
     } else {
-        HttpResponse::Ok().json(body)
+        response.json(body)
     }
 }
 

@@ -178,15 +178,9 @@ fn csv(s: &PublicStatistics) -> String {
 }
 
 fn answer(req: &HttpRequest, body: PublicStatistics) -> HttpResponse {
-    let wants_csv = crate::api::csv::wanted(req);
     let mut ok = HttpResponse::Ok();
     ok.insert_header((header::CACHE_CONTROL, "public, max-age=300"));
-    if wants_csv {
-        ok.content_type(crate::api::csv::CONTENT_TYPE)
-            .body(csv(&body))
-    } else {
-        ok.json(body)
-    }
+    crate::api::csv::or_json_in(ok, req, body, csv)
 }
 
 /// The zone's room tax collected by member and quarter, with small cells withheld.

@@ -182,16 +182,15 @@ pub async fn for_period(
         .await?;
     let items: Vec<PeriodReturn> = entries.into_iter().map(Into::into).collect();
     let next_cursor = next_cursor(&items, limit, |r| KeyCursor::encode(&r.payor_id));
-    let wants_csv = crate::api::csv::wanted(&req);
-    if wants_csv {
-        let mut body = String::from(CSV_HEADER);
-        items.iter().for_each(|r| body.push_str(&csv_row(r)));
-        let mut res = HttpResponse::Ok();
-        res.content_type(crate::api::csv::CONTENT_TYPE);
-        if let Some(c) = next_cursor {
-            res.insert_header(("Link", format!("<?{query}&cursor={c}>; rel=\"next\"")));
-        }
-        return Ok(res.body(body));
+    let mut res = HttpResponse::Ok();
+    if let Some(c) = next_cursor.as_ref().filter(|_| crate::api::csv::wanted(&req)) {
+        // The CSV's rows carry no cursor: the next page is in the header.
+        res.insert_header(("Link", format!("<?{query}&cursor={c}>; rel=\"next\"")));
     }
-    Ok(HttpResponse::Ok().json(PeriodReturnList { items, next_cursor }))
+    let list = PeriodReturnList { items, next_cursor };
+    Ok(crate::api::csv::or_json_in(res, &req, list, |list| {
+        let mut body = String::from(CSV_HEADER);
+        list.items.iter().for_each(|r| body.push_str(&csv_row(r)));
+        body
+    }))
 }
