@@ -34,6 +34,17 @@ pub struct YearParams {
     pub year: i32,
 }
 
+impl YearParams {
+    /// The query's year as a handler here takes it: the year to shape the
+    /// answer with, and the year (or the query's refusal) the use case judges.
+    /// The refusal is answered by the use case, once the caller is authorised;
+    /// the first part is then never shown (it is 0).
+    fn asked(params: Result<ApiQuery<YearParams>, ApiError>) -> (i32, Result<i32, ApiError>) {
+        let asked = params.map(|p| p.0.year);
+        (asked.as_ref().map_or(0, |year| *year), asked)
+    }
+}
+
 /// One member's quarter.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct RemittanceQuarter {
@@ -207,7 +218,7 @@ pub async fn of_municipality(
     params: Result<ApiQuery<YearParams>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
-    let year = params.as_ref().map(|p| p.0.year).unwrap_or_default();
+    let (year, asked) = YearParams::asked(params);
     let rows = here
         .read(
             &state,
@@ -216,7 +227,7 @@ pub async fn of_municipality(
                       ctx,
                       municipality,
                   }| {
-                view::of_municipality(conn, &ctx, &municipality, params.map(|p| p.0.year), today)
+                view::of_municipality(conn, &ctx, &municipality, asked, today)
             },
         )
         .await?;
@@ -253,10 +264,10 @@ pub async fn of_zone(
     params: Result<ApiQuery<YearParams>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
-    let year = params.as_ref().map(|p| p.0.year).unwrap_or_default();
+    let (year, asked) = YearParams::asked(params);
     let rows = here
         .read(&state, move |ZoneUnit { conn, ctx, .. }| {
-            view::of_zone(conn, &ctx, params.map(|p| p.0.year), today)
+            view::of_zone(conn, &ctx, asked, today)
         })
         .await?;
     Ok(answer(&req, RemittanceYear::of(year, rows)))
@@ -326,10 +337,10 @@ pub async fn seats(
     here: InZone,
     params: Result<ApiQuery<YearParams>, ApiError>,
 ) -> Result<web::Json<ZoneSeats>, ApiError> {
-    let year = params.as_ref().map(|p| p.0.year).unwrap_or_default();
+    let (year, asked) = YearParams::asked(params);
     let members = here
         .read(&state, move |ZoneUnit { conn, ctx, .. }| {
-            view::seats(conn, &ctx, params.map(|p| p.0.year))
+            view::seats(conn, &ctx, asked)
         })
         .await?;
     Ok(web::Json(ZoneSeats {
