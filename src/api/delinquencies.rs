@@ -9,7 +9,7 @@
 //! (names, addresses) are quoted.
 
 use crate::api::csv::field;
-use actix_web::{HttpRequest, HttpResponse, get, http::header, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -18,6 +18,7 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
+        idempotency::Reply,
     },
     app::AppState,
     domain::{Money, delinquency::AgeBucket},
@@ -422,9 +423,7 @@ pub async fn letter(
         "/v1/municipalities/{slug}/payors/{}/notices/{}",
         row.payor_id, row.id
     );
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, location))
-        .json(summary))
+    Ok(Reply::created(location, &summary)?.response())
 }
 
 /// A forfeiture the daily posting charged.

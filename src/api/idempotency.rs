@@ -168,7 +168,9 @@ pub fn raw_body(content_type: &str, bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A successful answer of a creating operation, as it is sent and stored.
+/// A successful answer of a creating operation, as it is sent and stored: a
+/// keyed operation's by [`Idempotency::write`], any other's sent as it is
+/// ([`Reply::response`]), so every `201` with a `Location` is built one way.
 #[derive(Debug, Clone)]
 pub struct Reply {
     status: StatusCode,
@@ -230,7 +232,9 @@ impl Reply {
         })
     }
 
-    fn response(self) -> HttpResponse {
+    /// The answer as sent: the status, `Location` and `ETag` when set, and
+    /// the JSON body (`application/json`).
+    pub fn response(self) -> HttpResponse {
         let mut builder = HttpResponse::build(self.status);
         if let Some(location) = self.location {
             builder.insert_header((header::LOCATION, location));

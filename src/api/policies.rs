@@ -7,7 +7,7 @@
 //! date that changes no period that has ended, at most 8 % unless grandfathered
 //! (Wis. Stat. § 66.0615(1m)(a)), and with the zone's one rate for a member.
 
-use actix_web::{HttpResponse, get, http::header, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use super::{
     caller::{InMunicipality, MunicipalUnit, PublicMunicipality},
     extract::ApiJson,
+    idempotency::Reply,
 };
 use crate::{
     app::AppState,
@@ -159,10 +160,6 @@ pub async fn create(
         )
         .await
         .map(PolicyVersion::from)?;
-    Ok(HttpResponse::Created()
-        .insert_header((
-            header::LOCATION,
-            format!("/v1/municipalities/{slug}/policies"),
-        ))
-        .json(version))
+    let location = format!("/v1/municipalities/{slug}/policies");
+    Ok(Reply::created(location, &version)?.response())
 }

@@ -8,7 +8,7 @@
 //! reports download, and every download is written to the zone's access log
 //! (`usecases::expenditures::attachments`). Downloads are never cached.
 
-use actix_web::{HttpResponse, get, http::header, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use chrono::SubsecRound;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -19,6 +19,7 @@ use crate::{
         caller::{InZone, ZoneUnit},
         documents,
         extract::ApiQuery,
+        idempotency::Reply,
         returns::attachments::AttachmentBody,
     },
     app::AppState,
@@ -105,9 +106,8 @@ pub async fn upload(
             },
         )
         .await?;
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, format!("{base}/attachments/{}", meta.id)))
-        .json(AttachmentOut::of(&meta)?))
+    let location = format!("{base}/attachments/{}", meta.id);
+    Ok(Reply::created(location, &AttachmentOut::of(&meta)?)?.response())
 }
 
 /// One receipt or invoice: its bytes (every download is written to the zone's access log).

@@ -14,6 +14,7 @@ use crate::{
     api::{
         caller::{InZone, ZoneUnit},
         extract::ApiJson,
+        idempotency::Reply,
     },
     app::AppState,
     domain::expenditure::review::Act,
@@ -103,9 +104,7 @@ pub async fn act(
             },
         )
         .await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("location", location))
-        .json(ReviewActOut::of(&row)?))
+    Ok(Reply::created(location, &ReviewActOut::of(&row)?)?.response())
 }
 
 /// Answer a question of the commission's review.
@@ -145,7 +144,5 @@ pub async fn answer(
             },
         )
         .await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("location", location))
-        .json(ReviewActOut::of(&row)?))
+    Ok(Reply::created(location, &ReviewActOut::of(&row)?)?.response())
 }
