@@ -37,6 +37,7 @@ pub mod reports;
 pub mod returns;
 pub mod roster;
 pub mod security;
+pub mod stamp;
 pub mod statistics;
 pub mod vehicle_fee;
 pub mod zones;

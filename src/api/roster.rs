@@ -11,7 +11,7 @@
 //! room tax, definitions, ZONE).
 
 use actix_web::{HttpResponse, get, post, web};
-use chrono::{DateTime, NaiveDate, SubsecRound, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -199,7 +199,7 @@ pub async fn add(
     body: Result<ApiJson<MemberIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let member = here
         .write(&state, move |ZoneUnit { conn, ctx, .. }| {
             let new = body.map(|b| NewMember {
@@ -245,7 +245,7 @@ pub async fn end(
 ) -> Result<web::Json<CommissionMember>, ApiError> {
     let (_, member) = path.into_inner();
     let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let out = here
         .write(&state, move |ZoneUnit { conn, ctx, .. }| {
             roster::end(conn, &ctx, &member, body.map(|b| b.0.term_end), today, now)

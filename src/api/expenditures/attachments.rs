@@ -9,7 +9,6 @@
 //! (`usecases::expenditures::attachments`). Downloads are never cached.
 
 use actix_web::{HttpResponse, get, post, web};
-use chrono::SubsecRound;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -89,7 +88,7 @@ pub async fn upload(
     body: Result<AttachmentBody, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (zone, report) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let base = report_location(&zone, &report);
     let meta = here
         .write_for(
@@ -131,7 +130,7 @@ pub async fn download(
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, report, id) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let (meta, bytes) = here
         .write_for(
             &state,

@@ -9,7 +9,7 @@
 //! request of the municipalities, at reasonable times".
 
 use actix_web::{HttpResponse, get, post, web};
-use chrono::{DateTime, NaiveDate, SubsecRound, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -149,7 +149,7 @@ pub async fn request(
     body: Result<ApiJson<InspectionIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let out = here
         .write(&state, move |ZoneUnit { conn, ctx, .. }| {
             let new = body.map(|b| NewRequest {
@@ -192,7 +192,7 @@ pub async fn answer(
 ) -> Result<HttpResponse, ApiError> {
     let (_, id) = path.into_inner();
     let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let out = here
         .write(&state, move |ZoneUnit { conn, ctx, .. }| {
             let new = body.map(|b| NewAnswer {

@@ -26,7 +26,6 @@ use actix_web::{
     http::header::{ETAG, LOCATION},
     post, web,
 };
-use chrono::SubsecRound;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -125,7 +124,7 @@ pub async fn file(
     body: Result<ApiJson<ReportIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let zone = here.slug().to_owned();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let view = here
         .write_for(
             &state,
@@ -166,7 +165,7 @@ pub async fn amend(
     body: Result<ApiJson<ReportIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (zone, report) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let view = here
         .write_for(
             &state,

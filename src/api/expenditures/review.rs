@@ -5,7 +5,6 @@
 //! recorded with who and when and listed in the report's `review`.
 
 use actix_web::{HttpResponse, post, web};
-use chrono::SubsecRound;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -87,7 +86,7 @@ pub async fn act(
     body: Result<ApiJson<ReviewIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (zone, report) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let location = report_location(&zone, &report);
     let row = here
         .write_for(
@@ -132,7 +131,7 @@ pub async fn answer(
     body: Result<ApiJson<AnswerIn>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (zone, report, question) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let location = report_location(&zone, &report);
     let row = here
         .write_for(

@@ -24,7 +24,6 @@ pub use types::*;
 
 use actix_web::{HttpResponse, get, post, web};
 use base64::Engine as _;
-use chrono::SubsecRound;
 use utoipa::IntoParams;
 
 use crate::{
@@ -84,7 +83,7 @@ pub async fn upload(
     body: Result<AttachmentBody, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let (slug, payor_id, return_id) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let fingerprinted = body
         .as_ref()
         .ok()
