@@ -22,12 +22,12 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     app::AppState,
     domain::{Money, Period},
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::clearance::{self, IssuedCertificate, SuccessorLiability},
 };
 
@@ -111,10 +111,6 @@ pub struct ClearanceVerification {
     pub issued_on: NaiveDate,
 }
 
-fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::EnforceCollection)
-}
-
 /// Issue a clearance certificate for a payor selling its business (Montello).
 ///
 /// Clerk-treasurer or staff only, a person; related roles get 403, anyone else 404.
@@ -146,7 +142,7 @@ pub async fn issue(
     let (_, payor_id) = path.into_inner();
     creating
         .run(
-            may_enforce,
+            allowed_to(Action::EnforceCollection),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let c = clearance::issue(conn, &ctx, &payor_id, body.sale_on, today)?;
                 let body = ClearanceCertificate::from(c);

@@ -69,7 +69,7 @@ use crate::{
         idempotency::{Fingerprint, HEADER, IdempotencyKey, canonical_json},
     },
     error::ApiError,
-    tenancy::MunicipalityContext,
+    tenancy::{Action, MunicipalityContext},
     usecases::idempotency::{self as usecase, Begun},
 };
 
@@ -389,6 +389,15 @@ impl Idempotency {
         })
         .await
     }
+}
+
+/// The `authorise` of a write whose caller needs one action in the
+/// municipality: `ctx.require(action)` (404 without a relation to it, 403
+/// with one), cloned into each unit the write runs.
+pub fn allowed_to(
+    action: Action,
+) -> impl Fn(&MunicipalityContext) -> Result<(), ApiError> + Clone + Send + 'static {
+    move |ctx| ctx.require(action)
 }
 
 /// A creating `POST` in a municipality with a JSON body, its extractors at once: the

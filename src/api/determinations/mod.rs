@@ -20,17 +20,13 @@ use actix_web::{HttpResponse, get, post, web};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::ledger::determinations::{self, NewDetermination},
 };
-
-fn may_determine(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::MakeDeterminations)
-}
 
 /// `/v1/municipalities/{slug}/payors/{payor}/determinations/{id}`.
 pub fn determination_location(slug: &str, payor_id: &str, id: &str) -> String {
@@ -88,7 +84,7 @@ pub async fn make(
     let (slug, payor_id) = path.into_inner();
     creating
         .run(
-            may_determine,
+            allowed_to(Action::MakeDeterminations),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let made = determinations::make(
                     conn,

@@ -24,16 +24,12 @@ use actix_web::{HttpResponse, post, web};
 use crate::{
     api::{
         caller::MunicipalUnit,
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::ledger::payments::{self, NewPayment, NewReversal},
 };
-
-fn may_record(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::RecordPayments)
-}
 
 /// `/v1/municipalities/{slug}/payors/{payor}/account`.
 pub fn account_location(slug: &str, payor_id: &str) -> String {
@@ -86,7 +82,7 @@ pub async fn record(
     let (slug, payor_id) = path.into_inner();
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordPayments),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = payments::record(
                     conn,
@@ -138,7 +134,7 @@ pub async fn reverse(
     let (slug, payor_id, payment_id) = path.into_inner();
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordPayments),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let reversal = payments::reverse(
                     conn,

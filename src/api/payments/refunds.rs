@@ -11,15 +11,16 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{account_location, may_record, types::method_of};
+use super::{account_location, types::method_of};
 use crate::{
     api::{
         caller::MunicipalUnit,
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     db::refunds::RefundRow,
     domain::Money,
     error::{ApiError, Problem},
+    tenancy::Action,
     usecases::ledger::{
         payments::PaymentMethod,
         refunds::{self, NewRefund, RecordedRefund},
@@ -219,7 +220,7 @@ pub async fn record(
     let (slug, payor_id) = path.into_inner();
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordPayments),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = refunds::record(
                     conn,

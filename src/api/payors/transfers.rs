@@ -19,11 +19,11 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         clearance::SuccessorLiabilityBody,
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::transfers::{self, NewTransfer, RecordedTransfer, Succession, Transfer},
 };
 
@@ -162,10 +162,6 @@ pub struct TransferList {
     pub items: Vec<TransferBody>,
 }
 
-fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::EnforceCollection)
-}
-
 /// Transfer the payor's establishments to another payor (the sale of the business).
 ///
 /// Clerk-treasurer or staff only, a person; related roles (an operator of the seller or the
@@ -200,7 +196,7 @@ pub async fn record(
     let (municipality, payor_id) = path.into_inner();
     creating
         .run(
-            may_enforce,
+            allowed_to(Action::EnforceCollection),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let new = NewTransfer {
                     to_payor: body.to_payor,

@@ -23,20 +23,16 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     app::AppState,
     domain::{Line, Money},
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::remittances::{
         self, Computed, NewTransfer, Recorded, RecordedTransfer, Submission, TransferMethod,
     },
 };
-
-fn may_submit(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::SubmitRemittances)
-}
 
 /// `/v1/municipalities/{slug}/remittances?year={year}`.
 pub fn year_location(slug: &str, submitted_on: NaiveDate, period: &str) -> String {
@@ -227,7 +223,7 @@ pub async fn submit(creating: Creating<RemittanceRequest>) -> Result<HttpRespons
     let slug = creating.slug().to_owned();
     creating
         .run(
-            may_submit,
+            allowed_to(Action::SubmitRemittances),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = remittances::submit(
                     conn,
@@ -384,7 +380,7 @@ pub async fn transfer(
     let (slug, id) = path.into_inner();
     creating
         .run(
-            may_submit,
+            allowed_to(Action::SubmitRemittances),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = remittances::transfer(
                     conn,

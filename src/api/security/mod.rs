@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     app::AppState,
     db::DbConn,
@@ -32,10 +32,6 @@ use crate::{
     tenancy::{Action, MunicipalityContext},
     usecases::ledger::security::{self, Deposit, NewReceipt},
 };
-
-fn may_enforce(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::EnforceCollection)
-}
 
 fn location(slug: &str, payor_id: &str, deposit_id: &str) -> String {
     format!("/v1/municipalities/{slug}/payors/{payor_id}/security-deposits/{deposit_id}")
@@ -45,7 +41,7 @@ fn location(slug: &str, payor_id: &str, deposit_id: &str) -> String {
 type DepositIds<'a> = (&'a str, &'a str);
 
 /// One write on a deposit (receive, notify, apply, return): the clerk-treasurer's or
-/// staff's ([`may_enforce`]), `Idempotency-Key` honoured, the body parsed once
+/// staff's (`Action::EnforceCollection`), `Idempotency-Key` honoured, the body parsed once
 /// authorised; `work` (given the unit's connection and context, the payor's and the
 /// deposit's ids, the body and today) is answered 201 at the deposit's path.
 async fn on_deposit<B, T, W>(
@@ -69,7 +65,7 @@ where
     let (slug, payor_id, deposit_id) = path.into_inner();
     creating
         .run(
-            may_enforce,
+            allowed_to(Action::EnforceCollection),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let answer = work(
                     conn,
@@ -135,7 +131,7 @@ pub async fn require(
     let (slug, payor_id) = path.into_inner();
     creating
         .run(
-            may_enforce,
+            allowed_to(Action::EnforceCollection),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let d = security::require(conn, &ctx, &payor_id, body.amount, &body.reason, today)?;
                 Reply::created(

@@ -28,17 +28,13 @@ use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
         extract::ApiQuery,
-        idempotency::{Creating, Reply},
+        idempotency::{Creating, Reply, allowed_to},
     },
     app::AppState,
     error::{ApiError, Problem},
-    tenancy::{Action, MunicipalityContext},
+    tenancy::Action,
     usecases::vehicle_fee::{self, NewCorrection, NewRemittance, NewReversal, NewSpending},
 };
-
-fn may_record(ctx: &MunicipalityContext) -> Result<(), ApiError> {
-    ctx.require(Action::RecordVehicleFees)
-}
 
 /// `/v1/municipalities/{slug}/vehicle-fee-remittances?period={period}`.
 fn remittance_location(slug: &str, period: &str) -> String {
@@ -129,7 +125,7 @@ pub async fn record_remittance(
     let slug = creating.slug().to_owned();
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordVehicleFees),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::record_remittance(
                     conn,
@@ -185,7 +181,7 @@ pub async fn correct_remittance(
     let (slug, period) = path.into_inner();
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordVehicleFees),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::correct_remittance(
                     conn,
@@ -287,7 +283,7 @@ pub async fn record_spending(
     let location = format!("/v1/municipalities/{}/vehicle-fee-fund", creating.slug());
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordVehicleFees),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::record_spending(
                     conn,
@@ -341,7 +337,7 @@ pub async fn reverse_spending(
     let location = format!("/v1/municipalities/{slug}/vehicle-fee-fund");
     creating
         .run(
-            may_record,
+            allowed_to(Action::RecordVehicleFees),
             move |MunicipalUnit { conn, ctx, .. }, body, today| {
                 let recorded = vehicle_fee::reverse_spending(
                     conn,
