@@ -226,9 +226,7 @@ pub async fn of_municipality(
                       conn,
                       ctx,
                       municipality,
-                  }| {
-                view::of_municipality(conn, &ctx, &municipality, asked, today)
-            },
+                  }| { view::of_municipality(conn, &ctx, &municipality, asked, today) },
         )
         .await?;
     Ok(answer(&req, RemittanceYear::of(year, rows)))

@@ -183,8 +183,11 @@ pub async fn for_period(
     let items: Vec<PeriodReturn> = entries.into_iter().map(Into::into).collect();
     let next_cursor = next_cursor(&items, limit, |r| KeyCursor::encode(&r.payor_id));
     let mut res = HttpResponse::Ok();
-    if let Some(c) = next_cursor.as_ref().filter(|_| crate::api::csv::wanted(&req)) {
-        // The CSV's rows carry no cursor: the next page is in the header.
+    // The CSV's rows carry no cursor: its next page is in a `Link` header.
+    let csv_next = next_cursor
+        .as_ref()
+        .filter(|_| crate::api::csv::wanted(&req));
+    if let Some(c) = csv_next {
         res.insert_header(("Link", format!("<?{query}&cursor={c}>; rel=\"next\"")));
     }
     let list = PeriodReturnList { items, next_cursor };
