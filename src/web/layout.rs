@@ -148,6 +148,32 @@ impl<'a> Field<'a> {
     }
 }
 
+/// One labelled `select` of `options` (value, label), `chosen` selected,
+/// with the same error element and `aria-*` as a [`Field`] (no hint): the
+/// error next to it (always present, empty when none), `aria-invalid` when
+/// there is one, `aria-describedby` naming it.
+pub fn select<V: AsRef<str>, L: maud::Render>(
+    name: &str,
+    label: &str,
+    chosen: &str,
+    options: impl IntoIterator<Item = (V, L)>,
+    errors: &[FieldError],
+) -> Markup {
+    let error = error_of(errors, name);
+    html! {
+        div.field {
+            label for=(name) { (label) }
+            span.error id=(error_id(name)) { (error.clone().unwrap_or_default()) }
+            select id=(name) name=(name) aria-describedby=(error_id(name))
+                aria-invalid=[error.is_some().then_some("true")] {
+                @for (value, text) in options {
+                    option value=(value.as_ref()) selected[chosen == value.as_ref()] { (text) }
+                }
+            }
+        }
+    }
+}
+
 /// An alert box listing problems that name no field of the form.
 pub fn alert(message: &str, errors: &[FieldError], fields: &[&str]) -> Markup {
     let others: Vec<&FieldError> = errors

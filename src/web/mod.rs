@@ -31,10 +31,12 @@
 //!   dashboard; an ended session lands on the sign-in page) and anyone else
 //!   to the public pages.
 
+pub mod access_log;
 pub mod assets;
 pub mod charts;
 pub mod clerk;
 pub mod errors;
+pub mod keyed;
 pub mod layout;
 pub mod multipart;
 pub mod operator;
@@ -106,6 +108,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     );
 }
 
+/// The signed-in caller of `visit` (without a session a 401, which is the
+/// sign-in page): every page that enters a municipality or a zone starts here.
+pub(crate) fn caller_of(visit: &Visit) -> Result<crate::api::caller::Authenticated, WebError> {
+    visit
+        .caller()
+        .ok_or_else(|| WebError::Api(crate::error::ApiError::Unauthorized("sign in first".into())))
+}
+
 /// `GET /`: signed in (a session cookie) to `/app/`, anyone else to the public pages.
 async fn root(visit: Visit) -> HttpResponse {
     see_other(if visit.has_session() {
@@ -130,6 +140,16 @@ pub fn render(visit: &Visit, status: StatusCode, markup: Markup) -> HttpResponse
         .insert_header((header::CACHE_CONTROL, "no-store"));
     visit.finish(&mut builder);
     builder.body(markup.into_string())
+}
+
+/// The status of a page showing a form: `200` when fresh, `422` when shown
+/// again refused (with `errors`).
+pub fn form_status(errors: &[crate::error::FieldError]) -> StatusCode {
+    if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    }
 }
 
 /// A form body: every field by name (the edge rule of the API applies: no

@@ -114,7 +114,6 @@ impl Calculation {
 }
 
 fn calculator_form(visit: &Visit, munis: &[MunicipalityRow], c: &Calculation) -> Markup {
-    let muni_error = layout::error_of(&c.errors, "municipality");
     let date = |name: &'static str, label: &'static str, hint: &'static str| Field {
         kind: "date",
         hint: Some(hint),
@@ -130,16 +129,7 @@ fn calculator_form(visit: &Visit, munis: &[MunicipalityRow], c: &Calculation) ->
             hx-post="/app/public/calculator" hx-trigger="input changed delay:400ms, submit"
             hx-target="#quote-result" hx-swap="innerHTML" {
             (layout::csrf_field(visit))
-            div.field {
-                label for="municipality" { "Municipality" }
-                span.error id=(layout::error_id("municipality")) { (muni_error.clone().unwrap_or_default()) }
-                select #municipality name="municipality" aria-describedby=(layout::error_id("municipality"))
-                    aria-invalid=[muni_error.is_some().then_some("true")] {
-                    @for m in munis {
-                        option value=(m.slug) selected[m.slug == c.municipality] { (m.name) }
-                    }
-                }
-            }
+            (layout::select("municipality", "Municipality", &c.municipality, munis.iter().map(|m| (&m.slug, &m.name)), &c.errors))
             (Field { required: true, hint: Some("A quarter (2026-Q1), a calendar year (2026) or a fiscal year (FY2026-06)."),
                      ..Field::text("period", "Period", c.value("period")) }.render(&c.errors))
             (Field { required: true, ..money("gross_receipts", "Gross receipts from rooms and lodging", Some("Dollars and cents, e.g. 12345.67.")) }.render(&c.errors))
@@ -346,11 +336,7 @@ pub async fn calculate(
         return Ok(render(&visit, StatusCode::OK, fragment));
     }
     let munis = all_municipalities(&state).await?;
-    let status = if c.errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = crate::web::form_status(&c.errors);
     Ok(render(&visit, status, calculator_page(&visit, &munis, &c)))
 }
 

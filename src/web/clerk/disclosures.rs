@@ -19,7 +19,7 @@
 //! (a payor's, `payor_ids[i]`, next to the payors with its line). Nothing
 //! here is logged (references and payor ids stay out of the log).
 
-use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use maud::html;
 
@@ -193,11 +193,7 @@ async fn list(
             .unwrap_or_default(),
         next,
     };
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = crate::web::form_status(&errors);
     let body = html! {
         (nav(&slug, "/disclosures", menu))
         h1 { "Disclosures" }
@@ -273,22 +269,12 @@ fn form(visit: &Visit, slug: &str, entered: &Entered, errors: &[FieldError]) -> 
         ("court_order", "A court order"),
         ("legal_duty", "Duties imposed by law"),
     ];
-    let basis_error = layout::error_of(errors, "basis");
     html! {
         form.stack #disclosure-form method="post" action=(href(slug, "/disclosures")) novalidate {
             (layout::csrf_field(visit))
             (Field { required: true, hint: Some("The order's case number or the statute, 1 to 200 characters."),
                      ..Field::text("reference", "Reference", &entered.reference) }.render(errors))
-            div.field {
-                label for="basis" { "Basis" }
-                span.error id=(layout::error_id("basis")) { (basis_error.clone().unwrap_or_default()) }
-                select #basis name="basis" aria-describedby=(layout::error_id("basis"))
-                    aria-invalid=[basis_error.is_some().then_some("true")] {
-                    @for (value, label) in bases {
-                        option value=(value) selected[entered.basis == value] { (label) }
-                    }
-                }
-            }
+            (layout::select("basis", "Basis", &entered.basis, bases, errors))
             (Field { kind: "email", required: true, autocomplete: Some("off"), hint: Some("An existing user of the service: the person who may read the payors."),
                      ..Field::text("grantee_email", "Grantee's email", &entered.grantee_email) }.render(errors))
             (Field { required: true, autocomplete: Some("off"), hint: Some("Payor ids of this municipality, separated by commas or spaces (1 to 100)."),

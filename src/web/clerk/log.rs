@@ -23,7 +23,7 @@ use crate::{
     app::AppState,
     db::{self, access_log::LogQuery},
     tenancy::Action,
-    web::{WebError, layout, render, session::Visit},
+    web::{WebError, access_log, layout, render, session::Visit},
 };
 
 /// Entries per page when `limit` is not given.
@@ -85,28 +85,8 @@ pub async fn page(
         (nav(&slug, "/access-log", menu))
         h1 { "Access log" }
         p { "Every read and write of the municipality's confidential records, newest first." }
-        form.inline.no-print method="get" action=(href(&slug, "/access-log")) {
-            (layout::Field { hint: Some("A payor's, return's or payment's id."),
-                ..layout::Field::text("record_id", "Only this record", shown.as_deref().unwrap_or("")) }.render(&[]))
-            div { button type="submit" { "Show" } }
-        }
-        table #access-log {
-            caption { "Access log entries" }
-            thead { tr {
-                th scope="col" { "When (UTC)" } th scope="col" { "Who" } th scope="col" { "As" }
-                th scope="col" { "Record" } th scope="col" { "Id" } th scope="col" { "Action" }
-            } }
-            tbody { @for r in &rows {
-                tr {
-                    th scope="row" { (r.at.format("%Y-%m-%d %H:%M:%S")) }
-                    td { (r.actor_kind) " " code { (r.actor_id) } }
-                    td { (r.basis) }
-                    td { (r.record_type) }
-                    td { code { (r.record_id) } }
-                    td { (r.action) }
-                }
-            } }
-        }
+        (access_log::filter(&href(&slug, "/access-log"), "A payor's, return's or payment's id.", shown.as_deref()))
+        (access_log::table(&rows))
         (pages.links())
     };
     Ok(render(

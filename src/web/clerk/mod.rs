@@ -173,10 +173,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// The signed-in person inside the municipality `slug` (401: to the sign-in page).
 pub fn enter(visit: &Visit, slug: String) -> Result<InMunicipality, WebError> {
-    let caller = visit
-        .caller()
-        .ok_or_else(|| WebError::Api(ApiError::Unauthorized("sign in first".into())))?;
-    Ok(InMunicipality::new(caller, slug))
+    Ok(InMunicipality::new(super::caller_of(visit)?, slug))
 }
 
 /// The check every clerk page makes first: the clerk-treasurer and staff

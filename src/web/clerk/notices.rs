@@ -22,7 +22,7 @@
 //! its field; success is a `303 See Other` to the page, at the new
 //! determination, whose letter (its notice's PDF) is linked on its row.
 
-use actix_web::{HttpResponse, http::StatusCode, http::header, web};
+use actix_web::{HttpResponse, web};
 use chrono::NaiveDate;
 use maud::{Markup, html};
 
@@ -31,12 +31,12 @@ use crate::{
     api::{
         caller::MunicipalUnit,
         determinations::{Determination, DeterminationRequest},
-        idempotency::{Idempotency, Reply},
+        idempotency::Reply,
         notices::pdf_response,
     },
     app::AppState,
-    domain::{Money, Period, determination::DeterminationKind, idempotency::canonical_json},
-    error::{ApiError, FieldError},
+    domain::{Money, Period, determination::DeterminationKind},
+    error::FieldError,
     tenancy::Action,
     usecases::{
         ledger::determinations::{self, NewDetermination},
@@ -44,8 +44,9 @@ use crate::{
     },
     web::{
         FormData, WebError,
+        keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
-        render, see_other,
+        render,
         session::Visit,
     },
 };
@@ -90,7 +91,7 @@ impl Entered {
             exempt_receipts: String::new(),
             tax_found: String::new(),
             estimated_receipts: String::new(),
-            key: crate::db::identity::new_id(),
+            key: keyed::new_key(),
         }
     }
 
@@ -104,7 +105,7 @@ impl Entered {
             exempt_receipts: form.shown("exempt_receipts").to_owned(),
             tax_found: form.shown("tax_found").to_owned(),
             estimated_receipts: form.shown("estimated_receipts").to_owned(),
-            key: form.shown("idempotency_key").to_owned(),
+            key: form.shown(keyed::KEY_FIELD).to_owned(),
         }
     }
 
@@ -188,21 +189,11 @@ fn form(visit: &Visit, slug: &str, payor_id: &str, e: &Entered, errors: &[FieldE
         ("non_filer_estimate", "Non-filer estimate (no return filed)"),
         ("fraud", "Fraud (a false or fraudulent return on file)"),
     ];
-    let kind_error = layout::error_of(errors, "kind");
     html! {
         form.stack.no-print #determination-form method="post" action=(action(slug, payor_id)) novalidate {
             (layout::csrf_field(visit))
-            input type="hidden" name="idempotency_key" value=(e.key);
-            div.field {
-                label for="kind" { "Kind" }
-                span.error id=(layout::error_id("kind")) { (kind_error.clone().unwrap_or_default()) }
-                select #kind name="kind" aria-describedby=(layout::error_id("kind"))
-                    aria-invalid=[kind_error.is_some().then_some("true")] {
-                    @for (value, label) in kinds {
-                        option value=(value) selected[e.kind == value] { (label) }
-                    }
-                }
-            }
+            (keyed::key_field(&e.key))
+            (layout::select("kind", "Kind", &e.kind, kinds, errors))
             (Field { required: true, hint: Some("The calendar quarter determined, e.g. 2026-Q1."),
                      ..Field::text("period", "Quarter", &e.period) }.render(errors))
             (Field { kind: "date", hint: Some("Blank: today. Not after today, nor before the payor's latest payment."),
@@ -255,11 +246,7 @@ async fn show(
             Ok((made, sent, Menu::of(&ctx), may))
         })
         .await?;
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = crate::web::form_status(&errors);
     let letter = |notice: &str| {
         href(
             &slug,
@@ -339,22 +326,20 @@ pub async fn make(
     let today = state.clock.today();
     let mut entered = Entered::of(&form);
     let parsed = entered.parse();
-    let fingerprint = parsed
-        .as_ref()
-        .ok()
-        .and_then(|b| serde_json::to_value(b).ok())
-        .map(|v| canonical_json(&v));
-    let idempotency =
-        Idempotency::from_form(form.get("idempotency_key"), &action(&slug, &payor_id));
     let (s, p) = (slug.clone(), payor_id.clone());
-    let answered = idempotency
-        .write(
+    let post = KeyedPost {
+        form: &form,
+        target: action(&slug, &payor_id),
+        shows_conflicts: true,
+        unlocated: "a determination without its location",
+    };
+    let outcome = post
+        .run(
             &state,
             here,
-            fingerprint,
+            parsed,
             |ctx| ctx.require(Action::MakeDeterminations),
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = parsed.map_err(ApiError::Validation)?;
+            move |MunicipalUnit { conn, ctx, .. }, body| {
                 let made = determinations::make(
                     conn,
                     &ctx,
@@ -376,26 +361,13 @@ pub async fn make(
                 Reply::created(location, &Determination::from(made))
             },
         )
-        .await;
-    let errors = match answered {
-        Ok(res) => {
-            let location = res
-                .headers()
-                .get(header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .ok_or_else(|| ApiError::internal("a determination without its location"))?;
-            return Ok(see_other(location));
-        }
-        Err(ApiError::Validation(errors)) => errors,
-        Err(ApiError::RuleConflict(error)) => vec![error],
-        // A malformed key (the form's own field): a fresh one on the form.
-        Err(ApiError::InvalidParameter { name, message }) => {
-            entered.key = crate::db::identity::new_id();
-            vec![FieldError::new(name, "invalid", message)]
-        }
-        Err(other) => return Err(other.into()),
+        .await?;
+    let refused = match outcome {
+        Outcome::Done(res) => return Ok(res),
+        Outcome::Refused(refused) => refused,
     };
-    show(&state, &visit, slug, payor_id, entered, errors).await
+    entered.key = refused.key;
+    show(&state, &visit, slug, payor_id, entered, refused.errors).await
 }
 
 /// `GET .../clerk/payors/{payor}/notices/{notice}/document`.

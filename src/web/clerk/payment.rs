@@ -20,7 +20,7 @@
 //!   allocation read back from the ledger (`usecases::ledger::receipt`,
 //!   logged as a read of the payment).
 
-use actix_web::{HttpResponse, http::StatusCode, http::header, web};
+use actix_web::{HttpResponse, http::StatusCode, web};
 use chrono::NaiveDate;
 use maud::{Markup, html};
 
@@ -28,12 +28,12 @@ use super::{Menu, enter, href, nav};
 use crate::{
     api::{
         caller::MunicipalUnit,
-        idempotency::{Idempotency, Reply},
+        idempotency::Reply,
         payments::{Payment, PaymentRequest},
     },
     app::AppState,
-    domain::{Money, idempotency::canonical_json},
-    error::{ApiError, FieldError},
+    domain::Money,
+    error::FieldError,
     tenancy::Action,
     usecases::ledger::{
         payments::{self, NewPayment, PaymentMethod},
@@ -41,8 +41,9 @@ use crate::{
     },
     web::{
         FormData, WebError,
+        keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
-        render, see_other,
+        render,
         session::Visit,
     },
 };
@@ -70,7 +71,7 @@ impl Entered {
             amount: String::new(),
             method: "check".into(),
             reference: String::new(),
-            key: crate::db::identity::new_id(),
+            key: keyed::new_key(),
         }
     }
 
@@ -80,7 +81,7 @@ impl Entered {
             amount: form.shown("amount").to_owned(),
             method: form.shown("method").to_owned(),
             reference: form.shown("reference").to_owned(),
-            key: form.shown("idempotency_key").to_owned(),
+            key: form.shown(keyed::KEY_FIELD).to_owned(),
         }
     }
 
@@ -151,25 +152,15 @@ pub fn form(
         ("card", "Card"),
         ("cash", "Cash"),
     ];
-    let method_error = layout::error_of(errors, "method");
     html! {
         form.stack.no-print #payment-form method="post" action=(action(slug, payor_id)) novalidate {
             (layout::csrf_field(visit))
-            input type="hidden" name="idempotency_key" value=(entered.key);
+            (keyed::key_field(&entered.key))
             (Field { kind: "date", required: true, hint: Some("The day the municipality received it (not after today)."),
                      ..Field::text("received_on", "Received on", &entered.received_on) }.render(errors))
             (Field { required: true, inputmode: Some("decimal"), hint: Some("Dollars and cents, e.g. 1234.50. It goes to the oldest period first: tax, then interest, then fees and penalties."),
                      ..Field::text("amount", "Amount", &entered.amount) }.render(errors))
-            div.field {
-                label for="method" { "Method" }
-                span.error id="error-method" { (method_error.clone().unwrap_or_default()) }
-                select #method name="method" aria-describedby="error-method"
-                    aria-invalid=[method_error.is_some().then_some("true")] {
-                    @for (value, label) in methods {
-                        option value=(value) selected[entered.method == value] { (label) }
-                    }
-                }
-            }
+            (layout::select("method", "Method", &entered.method, methods, errors))
             (Field { required: true, hint: Some("Check number, transaction id or receipt number."),
                      ..Field::text("reference", "Reference", &entered.reference) }.render(errors))
             div { button type="submit" { "Record the payment" } }
@@ -213,22 +204,20 @@ pub async fn record(
     let today = state.clock.today();
     let entered = Entered::of(&form);
     let parsed = entered.parse();
-    let fingerprint = parsed
-        .as_ref()
-        .ok()
-        .and_then(|b| serde_json::to_value(b).ok())
-        .map(|v| canonical_json(&v));
-    let idempotency =
-        Idempotency::from_form(form.get("idempotency_key"), &action(&slug, &payor_id));
     let (s, p) = (slug.clone(), payor_id.clone());
-    let answered = idempotency
-        .write(
+    let post = KeyedPost {
+        form: &form,
+        target: action(&slug, &payor_id),
+        shows_conflicts: false,
+        unlocated: "a recorded payment without its location",
+    };
+    let outcome = post
+        .run(
             &state,
             here,
-            fingerprint,
+            parsed,
             |ctx| ctx.require(Action::RecordPayments),
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = parsed.map_err(ApiError::Validation)?;
+            move |MunicipalUnit { conn, ctx, .. }, body| {
                 let recorded = payments::record(
                     conn,
                     &ctx,
@@ -245,36 +234,20 @@ pub async fn record(
                 Reply::created(location, &Payment::from(recorded))
             },
         )
-        .await;
-    match answered {
-        Ok(res) => {
-            let location = res
-                .headers()
-                .get(header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .ok_or_else(|| ApiError::internal("a recorded payment without its location"))?;
-            Ok(see_other(location))
-        }
-        Err(ApiError::Validation(errors)) => Ok(refused_page(
-            &visit,
-            Menu::read(&state, &visit, &slug).await?,
-            &slug,
-            &payor_id,
-            &entered,
-            &errors,
-        )),
-        Err(ApiError::InvalidParameter { name, message }) => Ok(refused_page(
+        .await?;
+    match outcome {
+        Outcome::Done(res) => Ok(res),
+        Outcome::Refused(refused) => Ok(refused_page(
             &visit,
             Menu::read(&state, &visit, &slug).await?,
             &slug,
             &payor_id,
             &Entered {
-                key: crate::db::identity::new_id(),
+                key: refused.key,
                 ..entered
             },
-            &[FieldError::new(&name, "invalid", message)],
+            &refused.errors,
         )),
-        Err(other) => Err(other.into()),
     }
 }
 

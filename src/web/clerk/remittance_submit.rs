@@ -16,25 +16,26 @@
 //! problem next to its field (a rule of the submission, such as
 //! `not_a_zone_member`, above the form).
 
-use actix_web::{HttpRequest, HttpResponse, http::StatusCode, http::header, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use maud::html;
 
 use super::{Menu, enter, href, nav, query_value};
 use crate::{
     api::{
         caller::MunicipalUnit,
-        idempotency::{Idempotency, Reply},
+        idempotency::Reply,
         remittances::{Remittance, RemittancePreview, RemittanceRequest},
     },
     app::AppState,
-    domain::{Money, idempotency::canonical_json},
+    domain::Money,
     error::{ApiError, FieldError},
     tenancy::Action,
     usecases::remittances::{self, Submission},
     web::{
         FormData, WebError,
+        keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
-        render, see_other,
+        render,
         session::Visit,
     },
 };
@@ -60,7 +61,7 @@ pub async fn preview(
 ) -> Result<HttpResponse, WebError> {
     let period = query_value(req.query_string(), "period").unwrap_or_default();
     let entered = Entered {
-        key: crate::db::identity::new_id(),
+        key: keyed::new_key(),
         ..Entered::default()
     };
     show(
@@ -117,11 +118,7 @@ async fn show(
     {
         errors.push(e.clone());
     }
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = crate::web::form_status(&errors);
     let year = period.get(..4).unwrap_or_default().to_owned();
     let body = html! {
         (nav(&slug, "/remittances", menu))
@@ -153,7 +150,7 @@ async fn show(
         @if computed.is_ok() || entering {
             form.stack method="post" action=(href(&slug, "/remittances")) novalidate {
                 (layout::csrf_field(visit))
-                input type="hidden" name="idempotency_key" value=(entered.key);
+                (keyed::key_field(&entered.key))
                 input type="hidden" name="period" value=(period);
                 @if entering {
                     p { "The municipality's tax is administered elsewhere: enter the quarter's totals." }
@@ -216,23 +213,20 @@ pub async fn submit(
     let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
-    let parsed = parse(&form);
-    let fingerprint = parsed
-        .as_ref()
-        .ok()
-        .and_then(|b| serde_json::to_value(b).ok())
-        .map(|v| canonical_json(&v));
-    let idempotency =
-        Idempotency::from_form(form.get("idempotency_key"), &href(&slug, "/remittances"));
     let s = slug.clone();
-    let answered = idempotency
-        .write(
+    let post = KeyedPost {
+        form: &form,
+        target: href(&slug, "/remittances"),
+        shows_conflicts: true,
+        unlocated: "a remittance without its location",
+    };
+    let outcome = post
+        .run(
             &state,
             here,
-            fingerprint,
+            parse(&form),
             |ctx| ctx.require(Action::SubmitRemittances),
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = parsed.map_err(ApiError::Validation)?;
+            move |MunicipalUnit { conn, ctx, .. }, body| {
                 let recorded = remittances::submit(
                     conn,
                     &ctx,
@@ -260,30 +254,18 @@ pub async fn submit(
                 }
             },
         )
-        .await;
-    let mut entered = Entered {
+        .await?;
+    let refused = match outcome {
+        Outcome::Done(res) => return Ok(res),
+        Outcome::Refused(refused) => refused,
+    };
+    let entered = Entered {
         gross_receipts: form.shown("gross_receipts").to_owned(),
         tax_collected: form.shown("tax_collected").to_owned(),
         payor_count: form.shown("payor_count").to_owned(),
-        key: form.shown("idempotency_key").to_owned(),
+        key: refused.key,
     };
-    let errors = match answered {
-        Ok(res) => {
-            let location = res
-                .headers()
-                .get(header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .ok_or_else(|| ApiError::internal("a remittance without its location"))?;
-            return Ok(see_other(location));
-        }
-        Err(ApiError::Validation(errors)) => errors,
-        Err(ApiError::RuleConflict(error)) => vec![error],
-        Err(ApiError::InvalidParameter { name, message }) => {
-            entered.key = crate::db::identity::new_id();
-            vec![FieldError::new(name, "invalid", message)]
-        }
-        Err(other) => return Err(other.into()),
-    };
+    let errors = refused.errors;
     let period = form.shown("period").trim().to_owned();
     show(&state, &visit, slug, period, entered, errors).await
 }

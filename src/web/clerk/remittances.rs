@@ -27,18 +27,19 @@ use super::{Menu, enter, gate, href, nav, query_value};
 use crate::{
     api::{
         caller::MunicipalUnit,
-        idempotency::{Idempotency, Reply},
+        idempotency::Reply,
         remittances::{Transfer, TransferRequest},
     },
     app::AppState,
-    domain::{Money, idempotency::canonical_json},
+    domain::Money,
     error::{ApiError, FieldError},
     tenancy::Action,
     usecases::remittances::{self, NewTransfer, TransferMethod, view},
     web::{
         FormData, WebError,
+        keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
-        render, see_other,
+        render,
         session::Visit,
     },
 };
@@ -183,27 +184,17 @@ fn transfer_form(
     let paid_on = refused.map_or(today.to_string(), |r| r.paid_on.clone());
     let method = refused.map_or("check".to_owned(), |r| r.method.clone());
     let reference = refused.map_or(String::new(), |r| r.reference.clone());
-    let key = refused.map_or_else(crate::db::identity::new_id, |r| r.key.clone());
-    let method_error = layout::error_of(errors, "method");
+    let key = refused.map_or_else(keyed::new_key, |r| r.key.clone());
     html! {
         details open[refused.is_some()] {
             summary { "Record the transfer" span.visually-hidden { " of " (period) } }
             form.stack method="post" action=(href(slug, &format!("/remittances/{id}/transfer"))) novalidate {
                 (layout::csrf_field(visit))
-                input type="hidden" name="idempotency_key" value=(key);
+                (keyed::key_field(&key))
                 input type="hidden" name="year" value=(period.get(..4).unwrap_or_default());
                 (Field { kind: "date", required: true, hint: Some("The day the share was paid to the commission."),
                          ..Field::text("paid_on", "Paid on", &paid_on) }.render(errors))
-                div.field {
-                    label for="method" { "Method" }
-                    span.error id=(layout::error_id("method")) { (method_error.clone().unwrap_or_default()) }
-                    select #method name="method" aria-describedby=(layout::error_id("method"))
-                        aria-invalid=[method_error.is_some().then_some("true")] {
-                        @for (value, label) in methods {
-                            option value=(value) selected[method == value] { (label) }
-                        }
-                    }
-                }
+                (layout::select("method", "Method", &method, methods, errors))
                 (Field { required: true, hint: Some("The check number or transaction id."),
                          ..Field::text("reference", "Reference", &reference) }.render(errors))
                 div { button type="submit" { "Record the transfer of the outstanding share" } }
@@ -263,23 +254,20 @@ pub async fn transfer(
     let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
-    let parsed = parse(&form);
-    let fingerprint = parsed
-        .as_ref()
-        .ok()
-        .and_then(|b| serde_json::to_value(b).ok())
-        .map(|v| canonical_json(&v));
-    let target = href(&slug, &format!("/remittances/{id}/transfer"));
-    let idempotency = Idempotency::from_form(form.get("idempotency_key"), &target);
     let (s, version) = (slug.clone(), id.clone());
-    let answered = idempotency
-        .write(
+    let post = KeyedPost {
+        form: &form,
+        target: href(&slug, &format!("/remittances/{id}/transfer")),
+        shows_conflicts: true,
+        unlocated: "a transfer without its location",
+    };
+    let outcome = post
+        .run(
             &state,
             here,
-            fingerprint,
+            parse(&form),
             |ctx| ctx.require(Action::SubmitRemittances),
-            move |MunicipalUnit { conn, ctx, .. }| {
-                let body = parsed.map_err(ApiError::Validation)?;
+            move |MunicipalUnit { conn, ctx, .. }, body| {
                 let recorded = remittances::transfer(
                     conn,
                     &ctx,
@@ -302,24 +290,10 @@ pub async fn transfer(
                 Reply::created(location, &Transfer::from(recorded))
             },
         )
-        .await;
-    let mut key = form.shown("idempotency_key").to_owned();
-    let errors = match answered {
-        Ok(res) => {
-            let location = res
-                .headers()
-                .get(actix_web::http::header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .ok_or_else(|| ApiError::internal("a transfer without its location"))?;
-            return Ok(see_other(location));
-        }
-        Err(ApiError::Validation(errors)) => errors,
-        Err(ApiError::RuleConflict(error)) => vec![error],
-        Err(ApiError::InvalidParameter { name, message }) => {
-            key = crate::db::identity::new_id();
-            vec![FieldError::new(name, "invalid", message)]
-        }
-        Err(other) => return Err(other.into()),
+        .await?;
+    let (key, errors) = match outcome {
+        Outcome::Done(res) => return Ok(res),
+        Outcome::Refused(refused) => (refused.key, refused.errors),
     };
     let refused = Refused {
         remittance_id: id,

@@ -14,7 +14,7 @@
 //! alert above the list). No password or email is
 //! logged.
 
-use actix_web::{HttpResponse, http::StatusCode, web};
+use actix_web::{HttpResponse, web};
 use maud::html;
 
 use super::{Menu, enter, href, nav};
@@ -93,13 +93,8 @@ async fn list(
             },
         )
         .await?;
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = crate::web::form_status(&errors);
     let fields = ["email", "display_name", "role", "payor_id", "password"];
-    let role_error = layout::error_of(&errors, "role");
     let roles = [
         ("municipal_staff", "Staff"),
         ("clerk_treasurer", "Clerk-treasurer"),
@@ -139,15 +134,7 @@ async fn list(
             (layout::csrf_field(visit))
             (Field { kind: "email", required: true, autocomplete: Some("off"), ..Field::text("email", "Email", &entered.email) }.render(&errors))
             (Field { hint: Some("Used only when the account is created now."), ..Field::text("display_name", "Name", &entered.display_name) }.render(&errors))
-            div.field {
-                label for="role" { "Role" }
-                span.error id=(layout::error_id("role")) { (role_error.clone().unwrap_or_default()) }
-                select #role name="role" aria-describedby=(layout::error_id("role")) aria-invalid=[role_error.is_some().then_some("true")] {
-                    @for (value, label) in roles {
-                        option value=(value) selected[entered.role == value] { (label) }
-                    }
-                }
-            }
+            (layout::select("role", "Role", &entered.role, roles, &errors))
             (Field { hint: Some("For an operator only: the payor they act for."), ..Field::text("payor_id", "Payor id", &entered.payor_id) }.render(&errors))
             (Field { kind: "password", autocomplete: Some("new-password"), hint: Some("At least 12 characters; needed only when the account is created now."), ..Field::text("password", "Initial password", "") }.render(&errors))
             div { button type="submit" { "Grant" } }

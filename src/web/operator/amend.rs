@@ -9,19 +9,17 @@
 
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 
-use super::{ReturnForm, caller_of, file::return_id_of, filed, payor_path};
+use super::{
+    ReturnForm,
+    file::{KeyedFiling, to_filed},
+    filed,
+};
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
-        payors::precondition::etag,
-        returns::{TaxReturn, return_location},
-    },
+    api::{caller::MunicipalUnit, extract::ApiJson, idempotency::json_body},
     app::AppState,
     error::{ApiError, FieldError},
     usecases::{payors::Precondition, returns::filing},
-    web::{FormData, WebError, layout, render, see_other, session::Visit},
+    web::{FormData, WebError, keyed::KEY_FIELD, layout, render, session::Visit},
 };
 
 /// `POST .../filed/{return_id}/amend`.
@@ -41,19 +39,22 @@ pub async fn submit(
     let version: Option<i64> = form.get("version").and_then(|v| v.parse().ok());
     let outcome = match (f.filing(&period, false), version) {
         (Ok(body), Some(version)) => {
-            let here = InMunicipality::new(caller_of(&visit)?, slug.clone());
             let today = state.clock.today();
             let fingerprint = json_body(&Ok(ApiJson(body.clone())));
-            let (s, p, id) = (slug.clone(), payor.clone(), return_id.clone());
-            let check = p.clone();
-            Idempotency::from_form(form.get("idempotency_key"), req.path())
-                .write(
+            let (p, id) = (payor.clone(), return_id.clone());
+            let filing = KeyedFiling {
+                visit: &visit,
+                target: req.path(),
+                key: form.get(KEY_FIELD),
+                slug: &slug,
+                payor: &payor,
+            };
+            filing
+                .run(
                     &state,
-                    here,
                     fingerprint,
-                    move |ctx| ctx.return_filer(&check),
                     move |MunicipalUnit { conn, ctx, .. }| {
-                        let record = filing::amend_return(
+                        filing::amend_return(
                             conn,
                             &ctx,
                             &p,
@@ -61,16 +62,10 @@ pub async fn submit(
                             Precondition::OneOf(vec![version]),
                             body,
                             today,
-                        )?;
-                        let tax_return = TaxReturn::latest(&record);
-                        Ok(
-                            Reply::created(return_location(&s, &p, &tax_return.id), &tax_return)?
-                                .with_etag(etag(tax_return.latest_version)),
                         )
                     },
                 )
                 .await
-                .and_then(|res| return_id_of(&res))
         }
         (Ok(_), None) => Err(ApiError::Validation(vec![FieldError::new(
             "version",
@@ -80,10 +75,7 @@ pub async fn submit(
         (Err(e), _) => Err(e),
     };
     match outcome {
-        Ok(id) => Ok(see_other(&format!(
-            "{}/filed/{id}",
-            payor_path(&slug, &payor)
-        ))),
+        Ok(id) => Ok(to_filed(&slug, &payor, &id)),
         Err(ApiError::PreconditionFailed) => {
             f.errors = vec![FieldError::new(
                 "version",

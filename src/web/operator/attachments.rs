@@ -79,7 +79,6 @@ pub fn section(
     } else {
         u.kind.as_str()
     };
-    let kind_error = layout::error_of(&u.errors, "kind");
     let doc_error = layout::error_of(&u.errors, "document");
     html! {
         section #attachments {
@@ -109,16 +108,7 @@ pub fn section(
             }
             form.stack.no-print #attach-form method="post" action=(here) enctype="multipart/form-data" {
                 (layout::csrf_field(visit))
-                div.field {
-                    label for="kind" { "What the document is" }
-                    span.error id=(layout::error_id("kind")) { (kind_error.clone().unwrap_or_default()) }
-                    select #kind name="kind" aria-describedby=(layout::error_id("kind"))
-                        aria-invalid=[kind_error.is_some().then_some("true")] {
-                        @for k in AttachmentKind::ALL {
-                            option value=(k.as_str()) selected[k.as_str() == chosen] { (k.as_str().replace('_', " ")) }
-                        }
-                    }
-                }
+                (layout::select("kind", "What the document is", chosen, AttachmentKind::ALL.iter().map(|k| (k.as_str(), k.as_str().replace('_', " "))), &u.errors))
                 div.field {
                     label for="document" { "Document" }
                     span.hint #hint-document { "A PDF, PNG or JPEG of at most 10 MiB." }

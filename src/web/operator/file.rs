@@ -27,8 +27,10 @@ use crate::{
     app::AppState,
     domain::{Period, returns::Assessment},
     error::ApiError,
-    usecases::returns::filing,
-    web::{FormData, WebError, from_htmx, layout, render, see_other, session::Visit},
+    usecases::returns::{ReturnRecord, filing},
+    web::{
+        FormData, WebError, from_htmx, keyed::KEY_FIELD, layout, render, see_other, session::Visit,
+    },
 };
 
 /// The path of the form (and of its POST).
@@ -61,7 +63,7 @@ fn fields(visit: &Visit, slug: &str, payor: &str, period: &Period, f: &ReturnFor
             hx-post=(format!("{base}/preview")) hx-trigger="input changed delay:300ms"
             hx-target="#preview" hx-swap="innerHTML" {
             (layout::csrf_field(visit))
-            input type="hidden" name="idempotency_key" value=(new_key());
+            (crate::web::keyed::key_field(&new_key()))
             @for (name, label, hint, required) in &lines {
                 (layout::Field { hint: *hint, inputmode: Some("decimal"), required: *required,
                     ..layout::Field::text(name, label, f.value(name)) }.render(&f.errors))
@@ -235,16 +237,6 @@ pub async fn preview(
     Ok(render(&visit, StatusCode::OK, markup))
 }
 
-/// The return id at the end of a `Location` the filing answered.
-pub(crate) fn return_id_of(res: &HttpResponse) -> Result<String, ApiError> {
-    res.headers()
-        .get(header::LOCATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|l| l.rsplit('/').next())
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::internal("a filing answered without its Location"))
-}
-
 /// `POST .../returns/{period}/file`: "Preview" (the page with the figures) or "File the return".
 pub async fn submit(
     req: HttpRequest,
@@ -274,7 +266,7 @@ pub async fn submit(
                 &req,
                 &slug,
                 &payor,
-                form.get("idempotency_key"),
+                form.get(KEY_FIELD),
                 body,
             )
             .await
@@ -282,10 +274,7 @@ pub async fn submit(
         Err(e) => Err(e),
     };
     match filed {
-        Ok(return_id) => Ok(see_other(&format!(
-            "{}/filed/{return_id}",
-            payor_path(&slug, &payor)
-        ))),
+        Ok(return_id) => Ok(to_filed(&slug, &payor, &return_id)),
         Err(e) => {
             f.absorb(e)?;
             Ok(render(
@@ -299,7 +288,7 @@ pub async fn submit(
 
 /// File `body` through the API's filing use case behind the form's key; the
 /// new return's id (a retry of the same form: the first one's).
-pub(crate) async fn file(
+async fn file(
     state: &AppState,
     visit: &Visit,
     req: &HttpRequest,
@@ -308,34 +297,90 @@ pub(crate) async fn file(
     key: Option<&str>,
     body: crate::domain::returns::ReturnFiling,
 ) -> Result<String, ApiError> {
-    let caller = caller_of(visit).map_err(|_| ApiError::Unauthorized("sign in first".into()))?;
-    let here = InMunicipality::new(caller, slug.to_owned());
     let today = state.clock.today();
     let fingerprint = json_body(&Ok(ApiJson(body.clone())));
-    let (s, p) = (slug.to_owned(), payor.to_owned());
-    let authorise = {
-        let p = p.clone();
-        move |ctx: &crate::tenancy::MunicipalityContext| ctx.return_filer(&p)
+    let p = payor.to_owned();
+    let filing = KeyedFiling {
+        visit,
+        target: req.path(),
+        key,
+        slug,
+        payor,
     };
-    let res = Idempotency::from_form(key, req.path())
-        .write(
+    filing
+        .run(
             state,
-            here,
             fingerprint,
-            authorise,
             move |MunicipalUnit {
                       conn,
                       ctx,
                       municipality,
-                  }| {
-                let record = filing::file(conn, &ctx, &municipality.slug, &p, body, today)?;
-                let tax_return = TaxReturn::latest(&record);
-                Ok(
-                    Reply::created(return_location(&s, &p, &tax_return.id), &tax_return)?
-                        .with_etag(etag(tax_return.latest_version)),
-                )
-            },
+                  }| filing::file(conn, &ctx, &municipality.slug, &p, body, today),
         )
-        .await?;
-    return_id_of(&res)
+        .await
+}
+
+/// A return filed or amended from a form behind its idempotency key, as the
+/// API's `POST .../returns` and `POST .../amendments` with an
+/// `Idempotency-Key`: the payor's filer check first (`return_filer`), then
+/// the work in the request's unit, answered `201` at the return with its
+/// `ETag` (what a retry of the same form gets again).
+pub(crate) struct KeyedFiling<'a> {
+    /// The visit (its caller enters the municipality).
+    pub visit: &'a Visit,
+    /// The path posted to (the key's scope).
+    pub target: &'a str,
+    /// The form's key (`None`: no key, as without the header).
+    pub key: Option<&'a str>,
+    /// The municipality.
+    pub slug: &'a str,
+    /// The payor filing.
+    pub payor: &'a str,
+}
+
+impl KeyedFiling<'_> {
+    /// Run `work` (fingerprinted as `fingerprint`); the return's id.
+    pub async fn run<W>(
+        self,
+        state: &AppState,
+        fingerprint: Option<Vec<u8>>,
+        work: W,
+    ) -> Result<String, ApiError>
+    where
+        W: for<'c> FnOnce(MunicipalUnit<'c>) -> Result<ReturnRecord, ApiError> + Send + 'static,
+    {
+        let caller =
+            caller_of(self.visit).map_err(|_| ApiError::Unauthorized("sign in first".into()))?;
+        let here = InMunicipality::new(caller, self.slug.to_owned());
+        let (s, p) = (self.slug.to_owned(), self.payor.to_owned());
+        let check = p.clone();
+        let res = Idempotency::from_form(self.key, self.target)
+            .write(
+                state,
+                here,
+                fingerprint,
+                move |ctx| ctx.return_filer(&check),
+                move |unit| {
+                    let record = work(unit)?;
+                    let tax_return = TaxReturn::latest(&record);
+                    Ok(
+                        Reply::created(return_location(&s, &p, &tax_return.id), &tax_return)?
+                            .with_etag(etag(tax_return.latest_version)),
+                    )
+                },
+            )
+            .await?;
+        // The return id at the end of the `Location` the filing answered.
+        res.headers()
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|l| l.rsplit('/').next())
+            .map(str::to_owned)
+            .ok_or_else(|| ApiError::internal("a filing answered without its Location"))
+    }
+}
+
+/// `303 See Other` to the payor's return `id` as filed.
+pub(crate) fn to_filed(slug: &str, payor: &str, id: &str) -> HttpResponse {
+    see_other(&format!("{}/filed/{id}", payor_path(slug, payor)))
 }

@@ -89,7 +89,7 @@ fn amend_form(visit: &Visit, action: &str, version: i64, f: &ReturnForm) -> Mark
         }
         form.stack #amend-form method="post" action=(action) novalidate {
             (layout::csrf_field(visit))
-            input type="hidden" name="idempotency_key" value=(new_key());
+            (crate::web::keyed::key_field(&new_key()))
             input type="hidden" name="version" value=(version);
             (layout::Field { required: true, inputmode: Some("decimal"),
                 ..layout::Field::text("gross_receipts", "Gross receipts from rooms and lodging", f.value("gross_receipts")) }.render(&f.errors))

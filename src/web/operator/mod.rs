@@ -46,7 +46,7 @@ use serde_json::{Map, Value, json};
 
 use super::{FormData, WebError, session::Visit};
 use crate::{
-    api::{caller::Authenticated, extract::parse_json},
+    api::extract::parse_json,
     domain::{Period, returns::Assessment, returns::ReturnFiling},
     error::{ApiError, FieldError},
 };
@@ -140,12 +140,7 @@ pub fn row_actions(
     }
 }
 
-/// The signed-in caller (401: to the sign-in page).
-pub(crate) fn caller_of(visit: &Visit) -> Result<Authenticated, WebError> {
-    visit
-        .caller()
-        .ok_or_else(|| WebError::Api(ApiError::Unauthorized("sign in first".into())))
-}
+pub(crate) use super::caller_of;
 
 /// The portal path of a payor's pages.
 pub fn payor_path(slug: &str, payor: &str) -> String {
@@ -157,10 +152,7 @@ pub(crate) fn period_of(raw: &str) -> Result<Period, WebError> {
     Period::parse(raw).map_err(|_| WebError::Api(ApiError::NotFound("return")))
 }
 
-/// A fresh idempotency key for a rendered form.
-pub(crate) fn new_key() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
+pub(crate) use super::keyed::new_key;
 
 /// The form's name for an API field (`signer.name` → `signer_name`,
 /// `exemptions[i].…` → the line of the i-th exemption sent).

@@ -13,14 +13,12 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 use serde_json::json;
 
-use super::{caller_of, file::return_id_of, new_key, payor_path, period_of};
+use super::{
+    file::{KeyedFiling, to_filed},
+    new_key, payor_path, period_of,
+};
 use crate::{
-    api::{
-        caller::{InMunicipality, MunicipalUnit},
-        idempotency::{Idempotency, Reply},
-        payors::precondition::etag,
-        returns::{TaxReturn, return_location},
-    },
+    api::caller::MunicipalUnit,
     app::AppState,
     domain::{
         Money, Period,
@@ -29,7 +27,7 @@ use crate::{
     },
     tenancy::Subject,
     usecases::returns::filing,
-    web::{FormData, WebError, layout, see_other, session::Visit},
+    web::{FormData, WebError, keyed::KEY_FIELD, layout, session::Visit},
 };
 
 /// The one-click button (its own small form) for `period`.
@@ -37,7 +35,7 @@ pub fn button(visit: &Visit, slug: &str, payor: &str, period: &Period) -> Markup
     html! {
         form.inline method="post" action=(format!("{}/returns/{period}/zero", payor_path(slug, payor))) {
             (layout::csrf_field(visit))
-            input type="hidden" name="idempotency_key" value=(new_key());
+            (crate::web::keyed::key_field(&new_key()))
             button type="submit" aria-label=(format!("File a zero return for {period}: no receipts; I attest it is true and complete")) {
                 "File a zero return"
             }
@@ -56,17 +54,20 @@ pub async fn submit(
     let form = FormData::checked(&visit, &body)?;
     let (slug, payor, period) = path.into_inner();
     let period = period_of(&period)?;
-    let here = InMunicipality::new(caller_of(&visit)?, slug.clone());
     let today = state.clock.today();
     let fingerprint = canonical_json(&json!({"period": period.to_string(), "zero": true}));
-    let (s, p) = (slug.clone(), payor.clone());
-    let check = p.clone();
-    let res = Idempotency::from_form(form.get("idempotency_key"), req.path())
-        .write(
+    let p = payor.clone();
+    let filing = KeyedFiling {
+        visit: &visit,
+        target: req.path(),
+        key: form.get(KEY_FIELD),
+        slug: &slug,
+        payor: &payor,
+    };
+    let id = filing
+        .run(
             &state,
-            here,
             Some(fingerprint),
-            move |ctx| ctx.return_filer(&check),
             move |MunicipalUnit {
                       conn,
                       ctx,
@@ -90,18 +91,9 @@ pub async fn submit(
                     attested: true,
                     received_on: None,
                 };
-                let record = filing::file(conn, &ctx, &municipality.slug, &p, body, today)?;
-                let tax_return = TaxReturn::latest(&record);
-                Ok(
-                    Reply::created(return_location(&s, &p, &tax_return.id), &tax_return)?
-                        .with_etag(etag(tax_return.latest_version)),
-                )
+                filing::file(conn, &ctx, &municipality.slug, &p, body, today)
             },
         )
         .await?;
-    let id = return_id_of(&res)?;
-    Ok(see_other(&format!(
-        "{}/filed/{id}",
-        payor_path(&slug, &payor)
-    )))
+    Ok(to_filed(&slug, &payor, &id))
 }

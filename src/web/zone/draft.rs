@@ -439,22 +439,13 @@ impl Target {
     }
 }
 
-/// A select with its label and error.
+/// The category select: "Choose…", then every category offered.
 fn select(name: &str, label: &str, value: &str, errors: &[FieldError]) -> Markup {
-    let error = error_of(errors, name);
-    html! {
-        div.field {
-            label for=(name) { (label) }
-            span.error id=(error_id(name)) { (error.clone().unwrap_or_default()) }
-            select id=(name) name=(name) aria-describedby=(error_id(name))
-                aria-invalid=[error.is_some().then_some("true")] {
-                option value="" selected[value.is_empty()] { "Choose…" }
-                @for c in offered() {
-                    option value=(c.as_str()) selected[value == c.as_str()] { (words(c.as_str())) }
-                }
-            }
-        }
-    }
+    let choose = std::iter::once(("", "Choose…".to_owned()));
+    let offered = offered()
+        .into_iter()
+        .map(|c| (c.as_str(), words(c.as_str())));
+    layout::select(name, label, value, choose.chain(offered), errors)
 }
 
 /// The yes/no statement about a lodging facility.

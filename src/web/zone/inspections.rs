@@ -15,10 +15,9 @@
 //! `{field}-{id}`); success is `303 See Other` to the list.
 
 use actix_web::{HttpResponse, http::StatusCode, web};
-use chrono::{NaiveDate, SubsecRound};
 use maud::{Markup, html};
 
-use super::{Entered, base, caller_of};
+use super::{Entered, base, caller_of, date_field, write};
 use crate::{
     api::caller::{InZone, ZoneUnit},
     app::AppState,
@@ -202,26 +201,6 @@ fn answer_form(visit: &Visit, b: &str, id: &str, entered: &Entered) -> Markup {
     }
 }
 
-fn date_of(
-    form: &FormData,
-    name: &str,
-    field: &str,
-    faults: &mut Vec<FieldError>,
-) -> Option<NaiveDate> {
-    let raw = form.get(name)?;
-    match NaiveDate::parse_from_str(raw, "%Y-%m-%d") {
-        Ok(d) => Some(d),
-        Err(_) => {
-            faults.push(FieldError::new(
-                field,
-                "date",
-                "a date such as 2026-05-12 (year-month-day)",
-            ));
-            None
-        }
-    }
-}
-
 /// The list again with a refusal (422, 409), or the refusal's error page.
 async fn refused(
     state: &AppState,
@@ -250,7 +229,7 @@ pub async fn request(
         .map(str::to_owned)
         .to_vec();
     let mut faults = Vec::new();
-    let requested_on = date_of(&form, "requested_on", "requested_on", &mut faults);
+    let requested_on = date_field(&form, "requested_on", "requested_on", &mut faults);
     let records_of = match form.get("records_of") {
         Some("commission") => Some(RecordsOf::Commission),
         Some("tourism_entity") => Some(RecordsOf::TourismEntity),
@@ -272,14 +251,15 @@ pub async fn request(
         }),
         _ => Err(ApiError::Validation(faults)),
     };
-    let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
-    let here = InZone::new(caller_of(&visit)?, slug.clone());
-    let done = here
-        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+    let done = write(
+        &state,
+        &visit,
+        &slug,
+        move |ZoneUnit { conn, ctx, .. }, today, now| {
             inspections::request(conn, &ctx, new, today, now)
-        })
-        .await;
+        },
+    )
+    .await?;
     match done {
         Ok(_) => Ok(see_other(&format!("{}/inspections", base(&slug)))),
         Err(err) => refused(&state, &visit, &slug, &form, &names, err, str::to_owned).await,
@@ -301,8 +281,8 @@ pub async fn answer(
         format!("answer-{id}"),
     ];
     let mut faults = Vec::new();
-    let answered_on = date_of(&form, &names[0], "answered_on", &mut faults);
-    let inspection_on = date_of(&form, &names[1], "inspection_on", &mut faults);
+    let answered_on = date_field(&form, &names[0], "answered_on", &mut faults);
+    let inspection_on = date_field(&form, &names[1], "inspection_on", &mut faults);
     if form.get(&names[0]).is_none() {
         faults.push(FieldError::new(
             "answered_on",
@@ -318,15 +298,16 @@ pub async fn answer(
         }),
         _ => Err(ApiError::Validation(faults)),
     };
-    let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
-    let here = InZone::new(caller_of(&visit)?, slug.clone());
     let request = id.clone();
-    let done = here
-        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+    let done = write(
+        &state,
+        &visit,
+        &slug,
+        move |ZoneUnit { conn, ctx, .. }, today, now| {
             inspections::answer(conn, &ctx, &request, new, today, now)
-        })
-        .await;
+        },
+    )
+    .await?;
     match done {
         Ok(_) => Ok(see_other(&format!("{}/inspections", base(&slug)))),
         Err(err) => {

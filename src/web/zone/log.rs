@@ -18,7 +18,7 @@ use crate::{
     app::AppState,
     db::access_log::LogQuery,
     usecases::expenditures::attachments,
-    web::{WebError, clerk::query_value, layout, render, session::Visit},
+    web::{WebError, access_log, clerk::query_value, layout, render, session::Visit},
 };
 
 /// Entries shown.
@@ -54,28 +54,8 @@ pub async fn page(
     let body = html! {
         h1 { "The zone's access log" }
         p { "Every download of an expenditure report's receipt or invoice, newest first (the latest " (PAGE) ")." }
-        form.inline.no-print method="get" action=(format!("{b}/access-log")) {
-            (layout::Field { hint: Some("An attachment's record id ({report}/attachments/{id})."),
-                ..layout::Field::text("record_id", "Only this record", shown.as_deref().unwrap_or("")) }.render(&[]))
-            div { button type="submit" { "Show" } }
-        }
-        table #access-log {
-            caption { "Access log entries" }
-            thead { tr {
-                th scope="col" { "When (UTC)" } th scope="col" { "Who" } th scope="col" { "As" }
-                th scope="col" { "Record" } th scope="col" { "Id" } th scope="col" { "Action" }
-            } }
-            tbody { @for r in &rows {
-                tr {
-                    th scope="row" { (r.at.format("%Y-%m-%d %H:%M:%S")) }
-                    td { (r.actor_kind) " " code { (r.actor_id) } }
-                    td { (r.basis) }
-                    td { (r.record_type) }
-                    td { code { (r.record_id) } }
-                    td { (r.action) }
-                }
-            } }
-        }
+        (access_log::filter(&format!("{b}/access-log"), "An attachment's record id ({report}/attachments/{id}).", shown.as_deref()))
+        (access_log::table(&rows))
         p { a href=(b.clone()) { "The zone" } }
     };
     Ok(render(

@@ -21,7 +21,7 @@ use actix_web::{HttpResponse, http::StatusCode, web};
 use chrono::{NaiveDate, Utc};
 use maud::html;
 
-use super::{Entered, base, caller_of};
+use super::{Entered, base, caller_of, row_field};
 use crate::{
     api::caller::{InZone, ZoneUnit},
     app::AppState,
@@ -278,13 +278,6 @@ pub async fn leave(
             },
         )
         .await;
-    let renamed = name.clone();
-    settle(&state, &visit, &slug, &form, &[name], done, move |f| {
-        if f == "left_on" || f == "municipality" {
-            renamed.clone()
-        } else {
-            f.to_owned()
-        }
-    })
-    .await
+    let named = row_field(&["left_on", "municipality"], name.clone());
+    settle(&state, &visit, &slug, &form, &[name], done, named).await
 }

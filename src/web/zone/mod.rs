@@ -32,10 +32,14 @@ pub mod roster;
 pub mod upload;
 
 use actix_web::web;
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, NaiveDate, NaiveDateTime, SubsecRound};
 
 use super::{WebError, session::Visit};
-use crate::{api::caller::Authenticated, error::ApiError};
+use crate::{
+    api::caller::{InZone, ZoneUnit},
+    app::AppState,
+    error::ApiError,
+};
 
 /// Mount the zone's pages (inside the `/app` scope).
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -117,12 +121,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         );
 }
 
-/// The signed-in person (a 401, hence the sign-in page, without a session).
-pub(crate) fn caller_of(visit: &Visit) -> Result<Authenticated, WebError> {
-    visit
-        .caller()
-        .ok_or_else(|| WebError::Api(ApiError::Unauthorized("sign in first".into())))
-}
+pub(crate) use super::caller_of;
 
 /// The path of the zone's pages.
 pub(crate) fn base(zone: &str) -> String {
@@ -191,6 +190,61 @@ impl Entered {
             problem: Some(problem.detail),
         };
         Ok((entered, err.status_code()))
+    }
+}
+
+/// A zone form's `work` in one write unit of the zone `slug`, given the
+/// clock: today, and now to the microsecond (what the databases store).
+/// The outer error is the page's (no session: the sign-in page); the inner
+/// one is the work's, for the form to show.
+pub(crate) async fn write<T, W>(
+    state: &AppState,
+    visit: &Visit,
+    slug: &str,
+    work: W,
+) -> Result<Result<T, ApiError>, WebError>
+where
+    T: Send + 'static,
+    W: for<'c> FnOnce(ZoneUnit<'c>, NaiveDate, NaiveDateTime) -> Result<T, ApiError>
+        + Send
+        + 'static,
+{
+    let today = state.clock.today();
+    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let here = InZone::new(caller_of(visit)?, slug.to_owned());
+    Ok(here.write(state, move |unit| work(unit, today, now)).await)
+}
+
+/// The date in `form`'s field `name` (`None` when blank); a date that does
+/// not parse is a fault of the API's field `field`.
+pub(crate) fn date_field(
+    form: &super::FormData,
+    name: &str,
+    field: &str,
+    faults: &mut Vec<crate::error::FieldError>,
+) -> Option<NaiveDate> {
+    let raw = form.get(name)?;
+    NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .map_err(|_| {
+            faults.push(crate::error::FieldError::new(
+                field,
+                "date",
+                "a date such as 2026-05-12 (year-month-day)",
+            ))
+        })
+        .ok()
+}
+
+/// How a form on a row names its fields for [`Entered::refused`]: the API's
+/// `fields` are the row's one field `to` (`term_end-{member}`), any other
+/// field keeps its name.
+pub(crate) fn row_field(fields: &'static [&'static str], to: String) -> impl Fn(&str) -> String {
+    move |f| {
+        if fields.contains(&f) {
+            to.clone()
+        } else {
+            f.to_owned()
+        }
     }
 }
 

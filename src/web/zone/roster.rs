@@ -12,10 +12,10 @@
 //! `term_end-{member}`); success is `303 See Other` to the roster.
 
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
-use chrono::{NaiveDate, SubsecRound};
+use chrono::NaiveDate;
 use maud::html;
 
-use super::{Entered, base, caller_of};
+use super::{Entered, base, caller_of, date_field, row_field, write};
 use crate::{
     api::caller::{InZone, ZoneUnit},
     app::AppState,
@@ -27,7 +27,7 @@ use crate::{
     web::{
         FormData, WebError,
         clerk::query_value,
-        layout::{self, Field, csrf_field, error_id, error_of},
+        layout::{self, Field, csrf_field},
         render, see_other,
         session::Visit,
     },
@@ -112,7 +112,6 @@ fn show(
             .map(|m| format!("term_end-{}", m.row.id)),
     );
     let field_names: Vec<&str> = fields.iter().map(String::as_str).collect();
-    let appointed_error = error_of(&entered.errors, "appointed_by");
     let body = html! {
         h1 { "Commission roster" }
         p { "On " (roster.on) ": " (current) " current members, " (industry) " of them from the Wisconsin lodging and tourism industry." }
@@ -157,14 +156,7 @@ fn show(
                     label { input type="checkbox" name="industry" id="industry" value="yes" checked[entered.value("industry") == "yes"];
                         " Represents the Wisconsin lodging and tourism industry" }
                 }
-                div.field {
-                    label for="appointed_by" { "Appointed by" }
-                    span.error id=(error_id("appointed_by")) { (appointed_error.clone().unwrap_or_default()) }
-                    select #appointed_by name="appointed_by" aria-describedby=(error_id("appointed_by"))
-                        aria-invalid=[appointed_error.map(|_| "true")] {
-                        @for m in &members { option value=(m) selected[entered.value("appointed_by") == m] { (m) } }
-                    }
-                }
+                (layout::select("appointed_by", "Appointed by", entered.value("appointed_by"), members.iter().map(|m| (m, m)), &entered.errors))
                 (Field { kind: "date", required: true, ..Field::text("term_start", "First day of the term", entered.value("term_start")) }.render(&entered.errors))
                 (Field { kind: "date", hint: Some("If known"), ..Field::text("term_end", "Last day of the term", entered.value("term_end")) }.render(&entered.errors))
                 button type="submit" { "Add to the roster" }
@@ -177,24 +169,6 @@ fn show(
         status,
         layout::page(visit, "Commission roster", body),
     )
-}
-
-fn date_of(
-    form: &FormData,
-    name: &str,
-    field: &str,
-    faults: &mut Vec<FieldError>,
-) -> Option<NaiveDate> {
-    let raw = form.get(name)?;
-    NaiveDate::parse_from_str(raw, "%Y-%m-%d")
-        .map_err(|_| {
-            faults.push(FieldError::new(
-                field,
-                "date",
-                "a date such as 2026-05-12 (year-month-day)",
-            ))
-        })
-        .ok()
 }
 
 async fn refused(
@@ -221,7 +195,7 @@ pub async fn add(
     let form = FormData::checked(&visit, &body)?;
     let slug = path.into_inner();
     let mut faults = Vec::new();
-    let term_start = date_of(&form, "term_start", "term_start", &mut faults);
+    let term_start = date_field(&form, "term_start", "term_start", &mut faults);
     if form.get("term_start").is_none() {
         faults.push(FieldError::new(
             "term_start",
@@ -229,7 +203,7 @@ pub async fn add(
             "the first day of the term",
         ));
     }
-    let term_end = date_of(&form, "term_end", "term_end", &mut faults);
+    let term_end = date_field(&form, "term_end", "term_end", &mut faults);
     let new = match term_start {
         Some(term_start) if faults.is_empty() => Ok(NewMember {
             name: form.shown("name").to_owned(),
@@ -241,14 +215,13 @@ pub async fn add(
         }),
         _ => Err(ApiError::Validation(faults)),
     };
-    let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
-    let here = InZone::new(caller_of(&visit)?, slug.clone());
-    let done = here
-        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
-            roster::add(conn, &ctx, new, today, now)
-        })
-        .await;
+    let done = write(
+        &state,
+        &visit,
+        &slug,
+        move |ZoneUnit { conn, ctx, .. }, today, now| roster::add(conn, &ctx, new, today, now),
+    )
+    .await?;
     match done {
         Ok(_) => Ok(see_other(&format!("{}/roster", base(&slug)))),
         Err(err) => {
@@ -269,7 +242,7 @@ pub async fn end(
     let (slug, member) = path.into_inner();
     let name = format!("term_end-{member}");
     let mut faults = Vec::new();
-    let term_end = match date_of(&form, &name, "term_end", &mut faults) {
+    let term_end = match date_field(&form, &name, "term_end", &mut faults) {
         Some(d) => Ok(d),
         None if faults.is_empty() => Err(ApiError::invalid(
             "term_end",
@@ -278,28 +251,21 @@ pub async fn end(
         )),
         None => Err(ApiError::Validation(faults)),
     };
-    let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
-    let here = InZone::new(caller_of(&visit)?, slug.clone());
     let id = member.clone();
-    let done = here
-        .write(&state, move |ZoneUnit { conn, ctx, .. }| {
+    let done = write(
+        &state,
+        &visit,
+        &slug,
+        move |ZoneUnit { conn, ctx, .. }, today, now| {
             roster::end(conn, &ctx, &id, term_end, today, now)
-        })
-        .await;
+        },
+    )
+    .await?;
     match done {
         Ok(_) => Ok(see_other(&format!("{}/roster", base(&slug)))),
         Err(err) => {
-            let renamed = name.clone();
-            let names = vec![name];
-            refused(&state, &visit, &slug, &form, &names, err, move |f| {
-                if f == "term_end" {
-                    renamed.clone()
-                } else {
-                    f.to_owned()
-                }
-            })
-            .await
+            let named = row_field(&["term_end"], name.clone());
+            refused(&state, &visit, &slug, &form, &[name], err, named).await
         }
     }
 }
