@@ -13,7 +13,7 @@
 //!
 //! Contract:
 //! - Handlers are thin: parse the form, check its CSRF token first
-//!   ([`session::Visit::csrf_ok`]), enter the tenant through the same
+//!   ([`Posted`], by [`session::Visit::csrf_ok`], before the handler runs), enter the tenant through the same
 //!   extractor core as the API (`api::caller::InTenant`, whose unit of work
 //!   loads the person from their web session: the same roles, the same
 //!   tenancy gate, the same row-level security), call one use-case function,
@@ -180,6 +180,37 @@ impl FormData {
     /// The value of `name` as given (empty when absent), to show in the form again.
     pub fn shown(&self, name: &str) -> &str {
         self.0.get(name).map_or("", String::as_str)
+    }
+}
+
+/// A posted form with its visit, the CSRF token checked before the handler
+/// runs ([`FormData::checked`]: a missing or wrong token is the 403 page,
+/// whatever the handler would do). Every POST handler of the portal that
+/// takes an urlencoded form takes this, so none can forget the check.
+#[derive(Debug)]
+pub struct Posted {
+    /// The visit (its cookies, to set on the response).
+    pub visit: Visit,
+    /// The form's fields.
+    pub form: FormData,
+}
+
+impl actix_web::FromRequest for Posted {
+    type Error = actix_web::Error;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(
+        req: &actix_web::HttpRequest,
+        payload: &mut actix_web::dev::Payload,
+    ) -> Self::Future {
+        let visit = Visit::from_request(req, payload);
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let visit = visit.await?;
+            let body = body.await?;
+            let form = FormData::checked(&visit, &body)?;
+            Ok(Posted { visit, form })
+        })
     }
 }
 

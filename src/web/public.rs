@@ -17,7 +17,7 @@ use maud::{Markup, html};
 use rust_decimal::Decimal;
 
 use super::{
-    FormData, WebError, from_htmx,
+    FormData, Posted, WebError, from_htmx,
     layout::{self, Field},
     render,
     session::Visit,
@@ -268,10 +268,8 @@ fn quote_input(form: &FormData) -> Result<QuoteInput, ApiError> {
 pub async fn calculate(
     req: HttpRequest,
     state: web::Data<AppState>,
-    visit: Visit,
-    body: web::Bytes,
+    Posted { visit, form }: Posted,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let municipality = form.get("municipality").unwrap_or("").to_owned();
     let values = QUOTE_FIELDS
         .iter()

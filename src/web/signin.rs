@@ -13,7 +13,7 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use maud::{Markup, html};
 
 use super::{
-    FormData, WebError,
+    Posted, WebError,
     layout::{self, Field},
     render,
     session::{SESSION_HOURS, Visit},
@@ -58,10 +58,8 @@ pub async fn form(visit: Visit) -> HttpResponse {
 pub async fn submit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    visit: Visit,
-    body: web::Bytes,
+    Posted { visit, form }: Posted,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let email = form.get("email").unwrap_or("").to_owned();
     let password = form.shown("password").to_owned();
     let mut missing = Vec::new();
@@ -140,10 +138,8 @@ pub async fn submit(
 /// `POST /app/sign-out`: revoke the session, clear the cookie, back to the public pages.
 pub async fn sign_out(
     state: web::Data<AppState>,
-    visit: Visit,
-    body: web::Bytes,
+    Posted { visit, .. }: Posted,
 ) -> Result<HttpResponse, WebError> {
-    FormData::checked(&visit, &body)?;
     if let Some(digest) = visit.session_digest() {
         state
             .db

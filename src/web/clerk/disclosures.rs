@@ -40,7 +40,7 @@ use crate::{
     tenancy::Action,
     usecases::disclosures::{self, DisclosureRecord, ListRequest},
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         layout::{self, Field},
         render, see_other,
         session::Visit,
@@ -289,12 +289,10 @@ fn form(visit: &Visit, slug: &str, entered: &Entered, errors: &[FieldError]) -> 
 /// `POST .../clerk/disclosures`.
 pub async fn create(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let slug = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let entered = Entered::of(&form);
     let request = entered.request();
@@ -327,12 +325,10 @@ pub async fn create(
 /// `POST .../clerk/disclosures/{disclosure}/revoke`.
 pub async fn revoke(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, .. }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (slug, id) = path.into_inner();
-    FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     here.write_for(
         &state,

@@ -25,7 +25,7 @@ use crate::{
     tenancy::Action,
     usecases::returns::extensions::{self as ext, Decide},
     web::{
-        FormData, WebError,
+        Posted, WebError,
         layout::{self, Field},
         render, see_other,
         session::Visit,
@@ -165,12 +165,10 @@ fn decide_form(visit: &Visit, slug: &str, id: &str, limit: Option<NaiveDate>) ->
 /// `POST .../clerk/extensions/{extension}`.
 pub async fn decide(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (slug, id) = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let now = state.clock.now();
     let id_shown = id.clone();

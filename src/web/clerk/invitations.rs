@@ -25,7 +25,7 @@ use crate::{
     error::ApiError,
     tenancy::Action,
     usecases::membership::{self, Side},
-    web::{FormData, WebError, layout, render, see_other, session::Visit},
+    web::{Posted, WebError, layout, render, see_other, session::Visit},
 };
 
 /// `GET .../clerk/zone-invitations`.
@@ -113,31 +113,27 @@ async fn list(
 /// `POST .../clerk/zone-invitations/{id}/accept`.
 pub async fn accept(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, .. }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    answer(state, visit, path.into_inner(), body, true).await
+    answer(state, visit, path.into_inner(), true).await
 }
 
 /// `POST .../clerk/zone-invitations/{id}/decline`.
 pub async fn decline(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, .. }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    answer(state, visit, path.into_inner(), body, false).await
+    answer(state, visit, path.into_inner(), false).await
 }
 
 async fn answer(
     state: web::Data<AppState>,
     visit: Visit,
     (slug, id): (String, String),
-    body: web::Bytes,
     accept: bool,
 ) -> Result<HttpResponse, WebError> {
-    FormData::checked(&visit, &body)?;
     let now = Utc::now().naive_utc();
     let here = enter(&visit, slug.clone())?;
     let done = here

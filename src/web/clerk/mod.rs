@@ -21,7 +21,7 @@
 //! - every confidential read goes through those use cases, which write the
 //!   access log exactly as the API's reads do;
 //! - forms are plain POSTs with the CSRF token checked first
-//!   (`web::FormData::checked`) and a `303 See Other` after success; a
+//!   (`web::Posted`, before the handler runs) and a `303 See Other` after success; a
 //!   refused form is shown again with each problem next to its field;
 //! - nothing here logs a payor's name or an amount.
 

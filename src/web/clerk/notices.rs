@@ -43,7 +43,7 @@ use crate::{
         notices,
     },
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -316,12 +316,10 @@ async fn show(
 /// `POST .../clerk/payors/{payor}/determinations`.
 pub async fn make(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor_id) = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let mut entered = Entered::of(&form);

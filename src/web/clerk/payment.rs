@@ -40,7 +40,7 @@ use crate::{
         receipt,
     },
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -194,12 +194,10 @@ fn refused_page(
 /// `POST .../clerk/payors/{payor}/payments`.
 pub async fn record(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor_id) = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let entered = Entered::of(&form);

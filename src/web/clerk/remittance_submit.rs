@@ -32,7 +32,7 @@ use crate::{
     tenancy::Action,
     usecases::remittances::{self, Submission},
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -205,12 +205,10 @@ fn parse(form: &FormData) -> Result<RemittanceRequest, Vec<FieldError>> {
 /// `POST .../clerk/remittances`.
 pub async fn submit(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let slug = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let s = slug.clone();

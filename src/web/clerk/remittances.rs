@@ -36,7 +36,7 @@ use crate::{
     tenancy::Action,
     usecases::remittances::{self, NewTransfer, TransferMethod, view},
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -246,12 +246,10 @@ fn parse(form: &FormData) -> Result<TransferRequest, Vec<FieldError>> {
 /// `POST .../clerk/remittances/{remittance}/transfer`.
 pub async fn transfer(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (slug, id) = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let today = state.clock.today();
     let (s, version) = (slug.clone(), id.clone());

@@ -30,7 +30,7 @@ use crate::{
     error::{ApiError, FieldError},
     tenancy::Action,
     web::{
-        FormData, WebError,
+        Posted, WebError,
         layout::{self, Field},
         render, see_other,
         session::Visit,
@@ -150,12 +150,10 @@ async fn list(
 /// `POST .../clerk/users`.
 pub async fn grant(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let slug = path.into_inner();
-    let form = FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let entered = Entered {
         email: form.shown("email").to_owned(),
@@ -192,12 +190,10 @@ pub async fn grant(
 /// `POST .../clerk/users/{grant}/revoke`.
 pub async fn revoke(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, .. }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (slug, id) = path.into_inner();
-    FormData::checked(&visit, &body)?;
     let here = enter(&visit, slug.clone())?;
     let done = here
         .write_as(&state, Action::ManageUsers, move |unit| revoke_in(unit, id))

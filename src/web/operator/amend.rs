@@ -19,18 +19,16 @@ use crate::{
     app::AppState,
     error::{ApiError, FieldError},
     usecases::{payors::Precondition, returns::filing},
-    web::{FormData, WebError, keyed::KEY_FIELD, layout, render, session::Visit},
+    web::{Posted, WebError, keyed::KEY_FIELD, layout, render},
 };
 
 /// `POST .../filed/{return_id}/amend`.
 pub async fn submit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, payor, return_id) = path.into_inner();
     let (record, codes, items) = filed::load(&state, &visit, &slug, &payor, &return_id).await?;
     let uploads = super::attachments::Uploads::listed(items);

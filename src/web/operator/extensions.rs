@@ -30,7 +30,7 @@ use crate::{
     domain::Period,
     error::{ApiError, FieldError},
     usecases::returns::extensions::{self as ext, ExtensionRecord},
-    web::{FormData, WebError, layout, render, see_other, session::Visit},
+    web::{Posted, WebError, layout, render, see_other, session::Visit},
 };
 
 /// How many requests the page lists.
@@ -169,11 +169,9 @@ pub async fn list(
 /// `POST .../extensions`: ask, then back to the list.
 pub async fn request(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, payor) = path.into_inner();
     let period = Period::parse(form.shown("period").trim()).map_err(|_| {
         ApiError::invalid(

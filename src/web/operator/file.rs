@@ -29,7 +29,7 @@ use crate::{
     error::ApiError,
     usecases::returns::{ReturnRecord, filing},
     web::{
-        FormData, WebError, from_htmx, keyed::KEY_FIELD, layout, render, see_other, session::Visit,
+        Posted, WebError, from_htmx, keyed::KEY_FIELD, layout, render, see_other, session::Visit,
     },
 };
 
@@ -219,11 +219,9 @@ fn fragment(f: &ReturnForm, assessed: Option<&Assessment>) -> Markup {
 pub async fn preview(
     req: HttpRequest,
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, payor, period) = path.into_inner();
     let period = period_of(&period)?;
     let codes = codes(&state, &visit, &slug, &payor, period).await?;
@@ -241,11 +239,9 @@ pub async fn preview(
 pub async fn submit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, payor, period) = path.into_inner();
     let period = period_of(&period)?;
     let codes = codes(&state, &visit, &slug, &payor, period).await?;

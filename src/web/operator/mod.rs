@@ -26,7 +26,7 @@
 //!   field and go through `api::idempotency` as the API's `Idempotency-Key`
 //!   does: a double submit of one rendered form files once and lands on the
 //!   same return;
-//! - every POST checks its CSRF token first ([`FormData::checked`], the
+//! - every POST checks its CSRF token first ([`crate::web::Posted`], the
 //!   upload's `web::multipart::Multipart::checked`) and
 //!   answers `303 See Other` on success; every page works without
 //!   JavaScript (the live preview is htmx on top of a "Preview" button).

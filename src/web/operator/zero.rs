@@ -27,7 +27,7 @@ use crate::{
     },
     tenancy::Subject,
     usecases::returns::filing,
-    web::{FormData, WebError, keyed::KEY_FIELD, layout, session::Visit},
+    web::{Posted, WebError, keyed::KEY_FIELD, layout, session::Visit},
 };
 
 /// The one-click button (its own small form) for `period`.
@@ -47,11 +47,9 @@ pub fn button(visit: &Visit, slug: &str, payor: &str, period: &Period) -> Markup
 pub async fn submit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, payor, period) = path.into_inner();
     let period = period_of(&period)?;
     let today = state.clock.today();

@@ -37,7 +37,7 @@ use crate::{
         expenditures::{self, ReportView, filing},
         payors::Precondition,
     },
-    web::{FormData, WebError, session::Visit},
+    web::{Posted, WebError, session::Visit},
 };
 
 /// The form's target for `report` prefilled from `version`, with `view`'s summed lines.
@@ -125,11 +125,9 @@ pub async fn form(
 /// `POST .../expenditures/{report}/amend`: check, add or remove an item, or submit.
 pub async fn submit(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, id) = path.into_inner();
     let version: i64 = form
         .get("version")

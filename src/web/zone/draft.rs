@@ -32,7 +32,7 @@ use crate::{
     error::{ApiError, FieldError},
     usecases::expenditures::filing,
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         layout::{self, Field, csrf_field, error_id, error_of},
         render, see_other,
         session::Visit,
@@ -280,11 +280,9 @@ pub async fn form(
 /// `POST .../expenditures/new`: add an item, remove one, or submit.
 pub async fn submit(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let slug = path.into_inner();
     let target = Target::new_report(&slug);
     let file: Filer = Box::new(

@@ -28,7 +28,7 @@ use crate::{
         inspections::{self, INSPECTION_CITATION, Inspection, NewAnswer, NewRequest, RecordsOf},
     },
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         layout::{self, Field, csrf_field, error_id, error_of},
         render, see_other,
         session::Visit,
@@ -219,11 +219,9 @@ async fn refused(
 /// `POST .../inspections`.
 pub async fn request(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let slug = path.into_inner();
     let names: Vec<String> = ["municipality", "records_of", "records", "requested_on"]
         .map(str::to_owned)
@@ -269,11 +267,9 @@ pub async fn request(
 /// `POST .../inspections/{id}/answer`.
 pub async fn answer(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, id) = path.into_inner();
     let names = [
         format!("answered_on-{id}"),

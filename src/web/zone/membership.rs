@@ -30,7 +30,7 @@ use crate::{
     tenancy::ZoneAction,
     usecases::membership::{self, Invitation, Side},
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         layout::{self, Field, csrf_field},
         render, see_other,
         session::Visit,
@@ -194,11 +194,9 @@ async fn settle(
 /// `POST .../members/invitations`.
 pub async fn invite(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let slug = path.into_inner();
     let municipality = form.shown("municipality").trim().to_owned();
     let joined_on = date_of(form.get("joined_on"), "joined_on");
@@ -221,11 +219,9 @@ pub async fn invite(
 /// `POST .../members/invitations/{id}/withdraw`.
 pub async fn withdraw(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, id) = path.into_inner();
     let now = Utc::now().naive_utc();
     let here = InZone::new(caller_of(&visit)?, slug.clone());
@@ -250,11 +246,9 @@ pub async fn withdraw(
 /// `POST .../members/{municipality}/leave`.
 pub async fn leave(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, municipality) = path.into_inner();
     let name = format!("left_on-{municipality}");
     let left_on = match date_of(form.get(&name), "left_on") {

@@ -25,17 +25,15 @@ use crate::{
         self,
         review::{self, NewAct},
     },
-    web::{FormData, WebError, see_other, session::Visit},
+    web::{Posted, WebError, see_other, session::Visit},
 };
 
 /// `POST .../review`.
 pub async fn act(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, report) = path.into_inner();
     let act = form.get("act").and_then(Act::from_stored).ok_or_else(|| {
         ApiError::Validation(vec![FieldError::new(
@@ -114,11 +112,9 @@ async fn settle(
 /// `POST .../review/{act}/answer`.
 pub async fn answer(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, report, question) = path.into_inner();
     let text = form.shown("text").to_owned();
     let now = state.clock.now().naive_utc().trunc_subsecs(6);

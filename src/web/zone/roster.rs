@@ -25,7 +25,7 @@ use crate::{
     error::{ApiError, FieldError},
     usecases::roster::{self, NewMember, Roster},
     web::{
-        FormData, WebError,
+        FormData, Posted, WebError,
         clerk::query_value,
         layout::{self, Field, csrf_field},
         render, see_other,
@@ -188,11 +188,9 @@ async fn refused(
 /// `POST .../roster`.
 pub async fn add(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<String>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let slug = path.into_inner();
     let mut faults = Vec::new();
     let term_start = date_field(&form, "term_start", "term_start", &mut faults);
@@ -234,11 +232,9 @@ pub async fn add(
 /// `POST .../roster/{member}/end`.
 pub async fn end(
     state: web::Data<AppState>,
-    visit: Visit,
+    Posted { visit, form }: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let form = FormData::checked(&visit, &body)?;
     let (slug, member) = path.into_inner();
     let name = format!("term_end-{member}");
     let mut faults = Vec::new();
