@@ -35,6 +35,7 @@ pub mod access_log;
 pub mod assets;
 pub mod charts;
 pub mod clerk;
+pub mod echo;
 pub mod errors;
 pub mod keyed;
 pub mod layout;

@@ -40,7 +40,8 @@ use crate::{
     tenancy::Action,
     usecases::disclosures::{self, DisclosureRecord, ListRequest},
     web::{
-        FormData, Posted, WebError,
+        Posted, WebError,
+        echo::echo_form,
         layout::{self, Field},
         render, see_other,
         session::Visit,
@@ -50,27 +51,19 @@ use crate::{
 /// Grants per page when `limit` is not given.
 pub const PAGE: u32 = 50;
 
-/// What the form held (as typed, to show again).
-#[derive(Debug, Default, Clone)]
-struct Entered {
-    reference: String,
-    basis: String,
-    grantee_email: String,
-    payor_ids: String,
-    expires_on: String,
+echo_form! {
+    /// What the form held (as typed, to show again).
+    #[derive(Debug, Default, Clone)]
+    struct Entered {
+        reference,
+        basis,
+        grantee_email,
+        payor_ids,
+        expires_on = "expires_at",
+    }
 }
 
 impl Entered {
-    fn of(form: &FormData) -> Self {
-        Entered {
-            reference: form.shown("reference").to_owned(),
-            basis: form.shown("basis").to_owned(),
-            grantee_email: form.shown("grantee_email").to_owned(),
-            payor_ids: form.shown("payor_ids").to_owned(),
-            expires_on: form.shown("expires_at").to_owned(),
-        }
-    }
-
     fn payor_ids(&self) -> Vec<String> {
         self.payor_ids
             .split(|c: char| c == ',' || c.is_whitespace())

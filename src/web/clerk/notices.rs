@@ -43,7 +43,8 @@ use crate::{
         notices,
     },
     web::{
-        FormData, Posted, WebError,
+        Posted, WebError,
+        echo::echo_form,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -54,18 +55,20 @@ use crate::{
 /// Notices listed.
 pub const PAGE: i64 = 200;
 
-/// What the determination form holds (as typed, to show again).
-#[derive(Debug, Clone)]
-pub struct Entered {
-    kind: String,
-    period: String,
-    determined_on: String,
-    basis: String,
-    gross_receipts: String,
-    exempt_receipts: String,
-    tax_found: String,
-    estimated_receipts: String,
-    key: String,
+echo_form! {
+    /// What the determination form holds (as typed, to show again).
+    #[derive(Debug, Clone)]
+    pub struct Entered {
+        kind,
+        period,
+        determined_on,
+        basis,
+        gross_receipts,
+        exempt_receipts,
+        tax_found,
+        estimated_receipts,
+        key = keyed::KEY_FIELD,
+    }
 }
 
 const FIELDS: [&str; 8] = [
@@ -92,20 +95,6 @@ impl Entered {
             tax_found: String::new(),
             estimated_receipts: String::new(),
             key: keyed::new_key(),
-        }
-    }
-
-    fn of(form: &FormData) -> Self {
-        Entered {
-            kind: form.shown("kind").to_owned(),
-            period: form.shown("period").to_owned(),
-            determined_on: form.shown("determined_on").to_owned(),
-            basis: form.shown("basis").to_owned(),
-            gross_receipts: form.shown("gross_receipts").to_owned(),
-            exempt_receipts: form.shown("exempt_receipts").to_owned(),
-            tax_found: form.shown("tax_found").to_owned(),
-            estimated_receipts: form.shown("estimated_receipts").to_owned(),
-            key: form.shown(keyed::KEY_FIELD).to_owned(),
         }
     }
 

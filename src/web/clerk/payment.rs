@@ -40,7 +40,8 @@ use crate::{
         receipt,
     },
     web::{
-        FormData, Posted, WebError,
+        Posted, WebError,
+        echo::echo_form,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -48,19 +49,16 @@ use crate::{
     },
 };
 
-/// What the form holds (as typed, to show again).
-#[derive(Debug, Clone)]
-pub struct Entered {
-    /// `received_on`.
-    pub received_on: String,
-    /// `amount`.
-    pub amount: String,
-    /// `method`.
-    pub method: String,
-    /// `reference`.
-    pub reference: String,
-    /// The hidden idempotency key.
-    pub key: String,
+echo_form! {
+    /// What the form holds (as typed, to show again; `key`: the hidden idempotency key).
+    #[derive(Debug, Clone)]
+    pub struct Entered {
+        received_on,
+        amount,
+        method,
+        reference,
+        key = keyed::KEY_FIELD,
+    }
 }
 
 impl Entered {
@@ -72,16 +70,6 @@ impl Entered {
             method: "check".into(),
             reference: String::new(),
             key: keyed::new_key(),
-        }
-    }
-
-    fn of(form: &FormData) -> Self {
-        Entered {
-            received_on: form.shown("received_on").to_owned(),
-            amount: form.shown("amount").to_owned(),
-            method: form.shown("method").to_owned(),
-            reference: form.shown("reference").to_owned(),
-            key: form.shown(keyed::KEY_FIELD).to_owned(),
         }
     }
 

@@ -33,6 +33,7 @@ use crate::{
     usecases::remittances::{self, Submission},
     web::{
         FormData, Posted, WebError,
+        echo::echo_form,
         keyed::{self, KeyedPost, Outcome},
         layout::{self, Field},
         render,
@@ -40,13 +41,15 @@ use crate::{
     },
 };
 
-/// What the form held.
-#[derive(Debug, Clone, Default)]
-struct Entered {
-    gross_receipts: String,
-    tax_collected: String,
-    payor_count: String,
-    key: String,
+echo_form! {
+    /// What the form held.
+    #[derive(Debug, Clone, Default)]
+    struct Entered {
+        gross_receipts,
+        tax_collected,
+        payor_count,
+        key = keyed::KEY_FIELD,
+    }
 }
 
 // `period` is a hidden field: its problems are listed in the alert.
@@ -258,10 +261,8 @@ pub async fn submit(
         Outcome::Refused(refused) => refused,
     };
     let entered = Entered {
-        gross_receipts: form.shown("gross_receipts").to_owned(),
-        tax_collected: form.shown("tax_collected").to_owned(),
-        payor_count: form.shown("payor_count").to_owned(),
         key: refused.key,
+        ..Entered::of(&form)
     };
     let errors = refused.errors;
     let period = form.shown("period").trim().to_owned();

@@ -31,19 +31,22 @@ use crate::{
     tenancy::Action,
     web::{
         Posted, WebError,
+        echo::echo_form,
         layout::{self, Field},
         render, see_other,
         session::Visit,
     },
 };
 
-/// What the grant form held.
-#[derive(Default)]
-struct Entered {
-    email: String,
-    display_name: String,
-    role: String,
-    payor_id: String,
+echo_form! {
+    /// What the grant form held.
+    #[derive(Default)]
+    struct Entered {
+        email,
+        display_name,
+        role,
+        payor_id,
+    }
 }
 
 /// `GET .../clerk/users`.
@@ -155,12 +158,7 @@ pub async fn grant(
 ) -> Result<HttpResponse, WebError> {
     let slug = path.into_inner();
     let here = enter(&visit, slug.clone())?;
-    let entered = Entered {
-        email: form.shown("email").to_owned(),
-        display_name: form.shown("display_name").to_owned(),
-        role: form.shown("role").to_owned(),
-        payor_id: form.shown("payor_id").to_owned(),
-    };
+    let entered = Entered::of(&form);
     let ask = GrantRequest {
         email: entered.email.clone(),
         display_name: form
