@@ -120,12 +120,48 @@ impl Target {
     /// does not exist is refused naming the path, except the default `data/`
     /// folder, which is created; a new SQLite file is created mode 0600.
     pub fn connect(&self) -> Result<DbConn, DbError> {
+        if let Self::Sqlite(path) = self {
+            prepare_sqlite_file(path)?;
+        }
+        self.open(&self.sqlite_name(false))
+    }
+
+    /// Open one more connection to a database already opened by
+    /// [`Target::connect`] (the pool's connections after its first): a SQLite
+    /// file that has gone is an error, never created again empty (SQLite's
+    /// `mode=rw`), so `/readyz` reports it missing instead of a pool that
+    /// refilled itself recreating it.
+    fn reconnect(&self) -> Result<DbConn, DbError> {
+        self.open(&self.sqlite_name(true))
+    }
+
+    /// The name SQLite opens: the path, or with `existing` a `file:` URI
+    /// whose `mode=rw` refuses to create the file.
+    fn sqlite_name(&self, existing: bool) -> String {
+        let Self::Sqlite(path) = self else {
+            return String::new();
+        };
+        let shown = path.to_string_lossy();
+        if !existing || shown == ":memory:" {
+            return shown.into_owned();
+        }
+        let mut uri = String::from("file:");
+        for byte in shown.bytes() {
+            if byte.is_ascii_alphanumeric() || b"/-_.~".contains(&byte) {
+                uri.push(char::from(byte));
+            } else {
+                uri.push_str(&format!("%{byte:02X}"));
+            }
+        }
+        uri.push_str("?mode=rw");
+        uri
+    }
+
+    fn open(&self, sqlite_name: &str) -> Result<DbConn, DbError> {
         match self {
-            Self::Sqlite(path) => {
-                prepare_sqlite_file(path)?;
-                let shown = path.to_string_lossy();
+            Self::Sqlite(_) => {
                 let mut conn =
-                    SqliteConnection::establish(&shown).map_err(|e| DbError::Connect {
+                    SqliteConnection::establish(sqlite_name).map_err(|e| DbError::Connect {
                         backend: "sqlite",
                         message: e.to_string(),
                     })?;
@@ -251,7 +287,7 @@ impl r2d2::ManageConnection for Manager {
 
     fn connect(&self) -> Result<Pooled, DbError> {
         Ok(Pooled {
-            conn: self.0.connect()?,
+            conn: self.0.reconnect()?,
             proven_at: None,
         })
     }
@@ -583,5 +619,29 @@ impl Db {
             }
         })
         .await?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pool's further connections never create a SQLite file that has
+    /// gone (the first connection creates a new one, mode 0600).
+    #[test]
+    fn a_reconnect_to_a_missing_sqlite_file_fails_and_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("odd name?#%.db");
+        let target = Target::Sqlite(path.clone());
+        drop(target.connect().unwrap());
+        assert!(path.is_file(), "the first connection creates the file");
+        drop(
+            target
+                .reconnect()
+                .expect("an existing file reopens by its URI"),
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert!(target.reconnect().is_err(), "a missing file is an error");
+        assert!(!path.exists(), "and is not created again");
     }
 }
