@@ -1,14 +1,18 @@
 //! What the unit of work running on this thread remembers until it ends: the
-//! payor rows it has locked and the policy histories it has read. A unit runs
+//! payor rows it has locked, the policy histories and the payors' terms it
+//! has read. A unit runs
 //! on one thread from `BEGIN` to its end ([`super::in_transaction_in`] opens
 //! and closes the memo), and the service takes no savepoints, so a lock
 //! taken stays held, and rows read stay what this transaction sees of them
-//! unless it writes them itself (the writers forget them: [`forget_policies`]).
+//! unless it writes them itself (the writers forget them: [`forget_policies`],
+//! [`forget_terms`]).
 //!
 //! Why: a filing posts its journal and applies credit, and each posting took
 //! the payor's lock again; the filing and the response each read the policy
 //! versions. Measured with `log_statement` on PostgreSQL, those were 3 of a
-//! filing's 41 round trips. Outside a unit nothing is remembered.
+//! filing's 41 round trips. Applying a payor's credit after its filing read
+//! the payor and the zone's memberships again (2 of 31). Outside a unit
+//! nothing is remembered.
 
 use std::{any::Any, cell::RefCell, sync::Arc};
 
@@ -17,6 +21,7 @@ use std::{any::Any, cell::RefCell, sync::Arc};
 pub struct Memo {
     locks: Vec<(i64, String)>,
     policies: Vec<(i64, Arc<dyn Any + Send + Sync>)>,
+    terms: Vec<(i64, String, Arc<dyn Any + Send + Sync>)>,
 }
 
 thread_local! {
@@ -69,11 +74,47 @@ pub fn remember_policies<T: Any + Send + Sync>(tenant: i64, parsed: Arc<T>) {
     })
 }
 
-/// Forget what this unit read of `tenant`'s policy (it adds a version).
+/// Forget what this unit read of `tenant`'s policy (it adds a version), and
+/// so the terms of its payors, which hold the policy.
 pub fn forget_policies(tenant: i64) {
     MEMO.with(|m| {
         if let Some(memo) = m.borrow_mut().as_mut() {
             memo.policies.retain(|(t, _)| *t != tenant);
+        }
+    });
+    forget_terms(tenant, None);
+}
+
+/// The terms this unit read of `tenant`'s payor `payor`, if any.
+pub fn terms<T: Any + Send + Sync>(tenant: i64, payor: &str) -> Option<Arc<T>> {
+    MEMO.with(|m| {
+        m.borrow().as_ref().and_then(|memo| {
+            memo.terms
+                .iter()
+                .find(|(t, p, _)| *t == tenant && p == payor)
+                .and_then(|(_, _, v)| Arc::clone(v).downcast::<T>().ok())
+        })
+    })
+}
+
+/// Remember the terms read of `tenant`'s payor `payor` (nothing outside a unit).
+pub fn remember_terms<T: Any + Send + Sync>(tenant: i64, payor: &str, read: Arc<T>) {
+    MEMO.with(|m| {
+        if let Some(memo) = m.borrow_mut().as_mut() {
+            memo.terms.retain(|(t, p, _)| !(*t == tenant && p == payor));
+            memo.terms.push((tenant, payor.to_owned(), read));
+        }
+    })
+}
+
+/// Forget the terms this unit read of `tenant`'s payor `payor` (`None`: of
+/// every payor of `tenant`): it writes the payor, or the tenant's zone
+/// memberships.
+pub fn forget_terms(tenant: i64, payor: Option<&str>) {
+    MEMO.with(|m| {
+        if let Some(memo) = m.borrow_mut().as_mut() {
+            memo.terms
+                .retain(|(t, p, _)| !(*t == tenant && payor.is_none_or(|only| only == p)));
         }
     })
 }
@@ -96,7 +137,25 @@ mod tests {
         forget_policies(1);
         assert_eq!(policies::<u32>(1), None);
         remember_policies(1, Arc::new(8_u32));
+        remember_terms(1, "p", Arc::new(1_u8));
+        remember_terms(1, "q", Arc::new(2_u8));
+        remember_terms(2, "p", Arc::new(3_u8));
+        assert_eq!(terms::<u8>(1, "p").as_deref(), Some(&1));
+        forget_terms(1, Some("p"));
+        assert_eq!(terms::<u8>(1, "p"), None);
+        assert_eq!(terms::<u8>(1, "q").as_deref(), Some(&2));
+        forget_policies(1);
+        assert_eq!(
+            terms::<u8>(1, "q"),
+            None,
+            "a policy version forgets the terms"
+        );
+        assert_eq!(terms::<u8>(2, "p").as_deref(), Some(&3), "another tenant's");
+        forget_terms(2, None);
+        assert_eq!(terms::<u8>(2, "p"), None);
+        remember_terms(1, "p", Arc::new(1_u8));
         close(outer);
+        assert_eq!(terms::<u8>(1, "p"), None, "closed");
         assert!(first_lock(1, "p"), "closed");
         assert_eq!(policies::<u32>(1), None, "closed");
     }

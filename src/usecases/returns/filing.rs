@@ -24,10 +24,10 @@
 //!   credit it takes are written, so a payor's journals commit in the order
 //!   they are stored (`usecases::ledger::check` replays payments in it).
 
-use chrono::{NaiveDate, Utc};
+use chrono::{NaiveDate, SubsecRound, Utc};
 
 use super::{
-    PayorTerms, ReturnRecord, StoredFiling, VersionRecord, previous_year_tax,
+    PayorTerms, ReturnRecord, StoredFiling, VersionRecord, previous_year_tax, previous_year_tax_of,
     stored::StoredAssessment,
 };
 use crate::{
@@ -182,7 +182,14 @@ struct NewVersion<'a> {
     amount_due: crate::domain::Money,
 }
 
-fn insert_version(conn: &mut DbConn, filer: &Filer, v: NewVersion<'_>) -> Result<(), ApiError> {
+/// Store a version and post its journal; the row stored (its `created_at`
+/// to the microsecond, as both backends keep it), so the answer is built
+/// from it without reading it back.
+fn insert_version(
+    conn: &mut DbConn,
+    filer: &Filer,
+    v: NewVersion<'_>,
+) -> Result<VersionRow, ApiError> {
     // The payor's lock before the version and its journals are written, as
     // every writer to a payor's ledger takes it (payments, determinations,
     // refunds): the journals of one payor are then stored in commit order,
@@ -205,7 +212,7 @@ fn insert_version(conn: &mut DbConn, filer: &Filer, v: NewVersion<'_>) -> Result
         filing: serde_json::to_string(&v.details).map_err(|e| ApiError::internal(e.to_string()))?,
         assessment: serde_json::to_string(&v.assessed)
             .map_err(|e| ApiError::internal(e.to_string()))?,
-        created_at: Utc::now().naive_utc(),
+        created_at: Utc::now().naive_utc().trunc_subsecs(6),
     };
     db::returns::insert_version(conn, &row).map_err(|e| match e {
         diesel::result::Error::DatabaseError(
@@ -221,7 +228,8 @@ fn insert_version(conn: &mut DbConn, filer: &Filer, v: NewVersion<'_>) -> Result
         &row,
         &v.assessed.assessment,
         v.assessed.difference.as_ref(),
-    )
+    )?;
+    Ok(row)
 }
 
 fn details_of(filing: &Filing) -> StoredFiling {
@@ -272,9 +280,11 @@ fn assess_new(
     let filed_on = filing_date(entered_as, received_on, today)?;
     let filing = parse(conn, &terms, body, filed_on)?;
     let period = filing.period();
-    if let Some(existing) =
-        db::returns::of_payor_period(conn, municipality_id, payor_id, &period.to_string())?
-    {
+    // The payor's returns once: the one already on file for the period, and
+    // the previous year's (Montello's late-payment forfeiture).
+    let headers = db::returns::of_payor(conn, municipality_id, payor_id)?;
+    let stored_period = period.to_string();
+    if let Some(existing) = headers.iter().find(|h| h.period == stored_period) {
         return Err(ApiError::RuleConflict(FieldError::new(
             "period",
             "return_already_filed",
@@ -289,7 +299,7 @@ fn assess_new(
         paid_on: None,
         extended_to: extension_for(conn, municipality_id, payor_id, &period)?,
     };
-    let previous = previous_year_tax(conn, municipality_id, payor_id, &period)?;
+    let previous = previous_year_tax_of(conn, municipality_id, &headers, &period, None)?;
     let assessment =
         assess(&terms.history, &filing, &timing, previous, &terms.zone).map_err(domain)?;
     Ok(Assessed {
@@ -401,7 +411,7 @@ pub fn record_filing(
         .as_ref()
         .map(|r| r.amount_due)
         .unwrap_or(assessment.amount_due);
-    insert_version(
+    let version = insert_version(
         conn,
         filer,
         NewVersion {
@@ -422,7 +432,7 @@ pub fn record_filing(
             amount_due,
         },
     )?;
-    super::reading::record(conn, municipality_id, header)
+    super::reading::record_new(conn, municipality_id, header, version)
 }
 
 /// Amend a return: a new version, judged against `precondition`.
@@ -454,7 +464,7 @@ pub fn record_amendment(
     let entered_as = filer.entered_as;
     let municipality_id = filer.municipality_id;
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
-    let current = super::reading::record_of(conn, municipality_id, payor_id, return_id)?;
+    let mut current = super::reading::record_of(conn, municipality_id, payor_id, return_id)?;
     let latest = current.latest();
     precondition.check(latest.row.version)?;
     if body.period.to_string() != current.header.period {
@@ -503,7 +513,7 @@ pub fn record_amendment(
             .as_ref()
             .map(|r| r.amount_due - r.annual.amount_due)
             .unwrap_or_default();
-    insert_version(
+    let version = insert_version(
         conn,
         filer,
         NewVersion {
@@ -524,7 +534,10 @@ pub fn record_amendment(
             amount_due,
         },
     )?;
-    super::reading::record(conn, municipality_id, current.header)
+    // The return as read above and the version just stored: an amendment
+    // changes no attachment, so what they leave missing stands.
+    current.versions.push(VersionRecord::from_row(version)?);
+    Ok(current)
 }
 
 /// For an annual filing: reconcile with the quarters on file and record each

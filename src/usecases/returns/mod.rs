@@ -38,7 +38,10 @@ use crate::{
     usecases::payors::{Actor, Reading},
 };
 
-/// What every return computation of one payor needs, loaded once.
+/// What every return computation of one payor needs, loaded once a unit of
+/// work (`db::unit`: a filing that then applies the payor's credit reads it
+/// once; a write to the payor, its policy or its zone memberships forgets it).
+#[derive(Clone)]
 pub(crate) struct PayorTerms {
     pub payor: PayorRow,
     pub election: Election,
@@ -54,6 +57,19 @@ impl PayorTerms {
         municipality_id: i64,
         payor_id: &str,
     ) -> Result<Self, ApiError> {
+        if let Some(read) = db::unit::terms::<Self>(municipality_id, payor_id) {
+            return Ok((*read).clone());
+        }
+        let terms = Self::read(conn, municipality_id, payor_id)?;
+        db::unit::remember_terms(
+            municipality_id,
+            payor_id,
+            std::sync::Arc::new(terms.clone()),
+        );
+        Ok(terms)
+    }
+
+    fn read(conn: &mut DbConn, municipality_id: i64, payor_id: &str) -> Result<Self, ApiError> {
         let payor =
             db::payors::get(conn, municipality_id, payor_id)?.ok_or(ApiError::NotFound("payor"))?;
         let election =
@@ -94,9 +110,40 @@ pub(crate) fn previous_year_tax_stored_by(
     stored_by: Option<chrono::NaiveDateTime>,
 ) -> Result<Option<Money>, ApiError> {
     let headers = db::returns::of_payor(conn, municipality_id, payor_id)?;
-    let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
+    previous_year_tax_of(conn, municipality_id, &headers, period, stored_by)
+}
+
+/// [`previous_year_tax_stored_by`] over the payor's headers already read (a
+/// new filing reads them once, for this and for the period already on
+/// file): only the versions of the previous year's returns are read, and
+/// nothing when there are none.
+pub(crate) fn previous_year_tax_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    headers: &[db::returns::ReturnRow],
+    period: &Period,
+    stored_by: Option<chrono::NaiveDateTime>,
+) -> Result<Option<Money>, ApiError> {
+    let periods = previous_year_quarters(period);
+    let ids: Vec<String> = headers
+        .iter()
+        .filter(|h| periods.contains(&h.period))
+        .map(|h| h.id.clone())
+        .collect();
+    if ids.is_empty() {
+        return Ok(None);
+    }
     let versions = db::returns::version_summaries_of_many(conn, municipality_id, &ids)?;
-    Ok(previous_year_tax_in(&headers, &versions, period, stored_by))
+    Ok(previous_year_tax_in(headers, &versions, period, stored_by))
+}
+
+/// The quarters of the calendar year before `period`'s, as stored (`2025-Q1`...).
+fn previous_year_quarters(period: &Period) -> Vec<String> {
+    let previous = chrono::Datelike::year(&period.last_day()) - 1;
+    Period::quarters_of_year(previous)
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
 }
 
 /// [`previous_year_tax_stored_by`] over a payor's headers and version
@@ -110,11 +157,7 @@ pub(crate) fn previous_year_tax_in(
     period: &Period,
     stored_by: Option<chrono::NaiveDateTime>,
 ) -> Option<Money> {
-    let previous = chrono::Datelike::year(&period.last_day()) - 1;
-    let periods: Vec<String> = Period::quarters_of_year(previous)
-        .iter()
-        .map(|p| p.to_string())
-        .collect();
+    let periods = previous_year_quarters(period);
     let mut found = false;
     let mut total = 0i64;
     for h in headers.iter().filter(|h| periods.contains(&h.period)) {

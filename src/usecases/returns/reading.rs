@@ -8,7 +8,10 @@ use chrono::NaiveDate;
 
 use super::{ReturnRecord, VersionRecord, log_read, reading_for};
 use crate::{
-    db::{self, DbConn, returns::ReturnRow},
+    db::{
+        self, DbConn,
+        returns::{ReturnRow, VersionRow},
+    },
     domain::{
         Period,
         attachment::{AttachmentKind, missing_required},
@@ -43,13 +46,38 @@ pub(crate) fn record(
     .into_iter()
     .filter_map(|(_, k)| AttachmentKind::parse("kind", &k).ok())
     .collect();
+    completed(conn, municipality_id, header, versions, &kinds)
+}
+
+/// A return just filed, from the rows this unit stored (its header and
+/// first version; a new return has no attachment yet), without reading
+/// them back: what [`record`] would read.
+pub(crate) fn record_new(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    header: ReturnRow,
+    version: VersionRow,
+) -> Result<ReturnRecord, ApiError> {
+    let versions = vec![VersionRecord::from_row(version)?];
+    completed(conn, municipality_id, header, versions, &[])
+}
+
+/// The record of `header` and its `versions`, with the attachments its
+/// policy requires and `kinds` leave missing.
+fn completed(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    header: ReturnRow,
+    versions: Vec<VersionRecord>,
+    kinds: &[AttachmentKind],
+) -> Result<ReturnRecord, ApiError> {
     let period = Period::parse(&header.period)
         .map_err(|_| ApiError::internal("stored return has an invalid period"))?;
     let history = db::policies::load_history(conn, municipality_id)?;
     let missing_attachments = history
         .for_period(&period)
         .map(|policy| {
-            missing_required(policy, &period, &kinds)
+            missing_required(policy, &period, kinds)
                 .into_iter()
                 .map(|rule| rule.kind.as_str().to_owned())
                 .collect()
