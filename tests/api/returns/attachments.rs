@@ -131,6 +131,12 @@ async fn a_hayward_return_is_incomplete_until_the_state_sales_tax_return_is_atta
     let app = spawn_demo_app_at("2026-04-10T15:00:00Z").await;
     let token = app.token(HAYWARD_OPERATOR).await;
     let (path, filed) = filed(&app, &token).await;
+    let res = app.call(Method::GET, &path).bearer(&token).send().await;
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        filed,
+        "the filing's answer (missing attachments included) is the return as read"
+    );
     assert_eq!(filed["tax"], "400.00");
     assert_eq!(filed["due_date"], "2026-04-30");
     assert_eq!(filed["amount_due"], "400.00");
