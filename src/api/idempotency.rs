@@ -155,7 +155,13 @@ impl Idempotency {
 /// The fingerprinted bytes of a JSON body that parsed (`None` when it was refused:
 /// such a request is never claimed). Canonical: key order and spacing do not count.
 pub fn json_body<T: Serialize>(body: &Result<ApiJson<T>, ApiError>) -> Option<Vec<u8>> {
-    let value = serde_json::to_value(&body.as_ref().ok()?.0).ok()?;
+    fingerprint(&body.as_ref().ok()?.0)
+}
+
+/// The fingerprinted bytes of a body already parsed (a web form's, built as
+/// the API's JSON body): its canonical JSON, as [`json_body`] takes it.
+pub fn fingerprint<T: Serialize>(body: &T) -> Option<Vec<u8>> {
+    let value = serde_json::to_value(body).ok()?;
     Some(canonical_json(&value))
 }
 

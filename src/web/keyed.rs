@@ -22,10 +22,9 @@ use super::{FormData, WebError, see_other};
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        idempotency::{Idempotency, Reply},
+        idempotency::{Idempotency, Reply, fingerprint},
     },
     app::AppState,
-    domain::idempotency::canonical_json,
     error::{ApiError, FieldError},
     tenancy::MunicipalityContext,
 };
@@ -89,11 +88,7 @@ impl KeyedPost<'_> {
         A: Fn(&MunicipalityContext) -> Result<R, ApiError> + Clone + Send + 'static,
         W: for<'c> FnOnce(MunicipalUnit<'c>, B) -> Result<Reply, ApiError> + Send + 'static,
     {
-        let fingerprint = parsed
-            .as_ref()
-            .ok()
-            .and_then(|b| serde_json::to_value(b).ok())
-            .map(|v| canonical_json(&v));
+        let fingerprint = parsed.as_ref().ok().and_then(fingerprint);
         let answered = Idempotency::from_form(self.form.get(KEY_FIELD), &self.target)
             .write(state, here, fingerprint, authorise, move |unit| {
                 let body = parsed.map_err(ApiError::Validation)?;

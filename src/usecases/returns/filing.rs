@@ -394,7 +394,7 @@ pub fn record_filing(
             "annual"
         }
         .to_owned(),
-        created_at: Utc::now().naive_utc(),
+        created_at: Utc::now().naive_utc().trunc_subsecs(6),
     };
     db::returns::insert(conn, &header)?;
     let reconciliation = reconcile_annual(

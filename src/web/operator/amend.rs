@@ -15,7 +15,7 @@ use super::{
     filed,
 };
 use crate::{
-    api::{caller::MunicipalUnit, extract::ApiJson, idempotency::json_body},
+    api::{caller::MunicipalUnit, idempotency::fingerprint},
     app::AppState,
     error::{ApiError, FieldError},
     usecases::{payors::Precondition, returns::filing},
@@ -38,7 +38,7 @@ pub async fn submit(
     let outcome = match (f.filing(&period, false), version) {
         (Ok(body), Some(version)) => {
             let today = state.clock.today();
-            let fingerprint = json_body(&Ok(ApiJson(body.clone())));
+            let fingerprint = fingerprint(&body);
             let (p, id) = (payor.clone(), return_id.clone());
             let filing = KeyedFiling {
                 visit: &visit,

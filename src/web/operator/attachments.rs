@@ -20,7 +20,6 @@
 //! API answers it (`api::returns::attachments::attachment_response`).
 
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
-use chrono::SubsecRound;
 use maud::{Markup, html};
 
 use super::{ReturnForm, caller_of, filed, payor_path};
@@ -155,7 +154,7 @@ pub async fn upload(
     let document = form
         .part("document")
         .map(|d| (d.content_type.clone(), d.bytes.to_vec()));
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let (p, id, k) = (payor.clone(), return_id.clone(), kind.clone());
     let attached = InMunicipality::new(caller_of(&visit)?, slug.clone())
         .write(&state, move |MunicipalUnit { conn, ctx, .. }| {

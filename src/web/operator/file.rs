@@ -19,8 +19,7 @@ use super::{ReturnForm, assessment_table, caller_of, new_key, payor_path, period
 use crate::{
     api::{
         caller::{InMunicipality, MunicipalUnit},
-        extract::ApiJson,
-        idempotency::{Idempotency, Reply, json_body},
+        idempotency::{Idempotency, Reply, fingerprint},
         payors::precondition::etag,
         returns::{TaxReturn, return_location},
     },
@@ -294,7 +293,7 @@ async fn file(
     body: crate::domain::returns::ReturnFiling,
 ) -> Result<String, ApiError> {
     let today = state.clock.today();
-    let fingerprint = json_body(&Ok(ApiJson(body.clone())));
+    let fingerprint = fingerprint(&body);
     let p = payor.to_owned();
     let filing = KeyedFiling {
         visit,

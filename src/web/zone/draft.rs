@@ -18,7 +18,7 @@
 //! returned report (`amend`), which files through `filing::amend` instead.
 
 use actix_web::{HttpResponse, ResponseError as _, http::StatusCode, web};
-use chrono::{NaiveDate, SubsecRound};
+use chrono::NaiveDate;
 use maud::{Markup, html};
 
 use super::{base, caller_of, words};
@@ -352,7 +352,7 @@ pub(crate) async fn step(
     }
     let here = InZone::new(caller_of(visit)?, slug.clone());
     let outcome = if action == "submit" {
-        let now = state.clock.now().naive_utc().trunc_subsecs(6);
+        let now = crate::api::stamp::now(state);
         here.write(state, move |ZoneUnit { conn, ctx, .. }| {
             ctx.require_presence()?;
             file(conn, &ctx, report, from, now).map(Some)

@@ -32,7 +32,7 @@ pub mod roster;
 pub mod upload;
 
 use actix_web::web;
-use chrono::{Datelike, NaiveDate, NaiveDateTime, SubsecRound};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
 
 use super::{WebError, session::Visit};
 use crate::{
@@ -210,7 +210,7 @@ where
         + 'static,
 {
     let today = state.clock.today();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(state);
     let here = InZone::new(caller_of(visit)?, slug.to_owned());
     Ok(here.write(state, move |unit| work(unit, today, now)).await)
 }

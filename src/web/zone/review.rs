@@ -13,7 +13,6 @@
 //! answer's field (`answer-{act}`).
 
 use actix_web::{HttpResponse, ResponseError as _, web};
-use chrono::SubsecRound;
 
 use super::{base, caller_of, report::page};
 use crate::{
@@ -53,7 +52,7 @@ pub async fn act(
         item,
         text: form.get("text").map(str::to_owned),
     };
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let here = InZone::new(caller_of(&visit)?, slug.clone());
     let id = report.clone();
     let done = here
@@ -117,7 +116,7 @@ pub async fn answer(
 ) -> Result<HttpResponse, WebError> {
     let (slug, report, question) = path.into_inner();
     let text = form.shown("text").to_owned();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let here = InZone::new(caller_of(&visit)?, slug.clone());
     let (id, q) = (report.clone(), question.clone());
     let done = here

@@ -17,7 +17,6 @@ use actix_web::{
     http::header::{self, HeaderValue},
     web,
 };
-use chrono::SubsecRound;
 
 use super::{base, caller_of};
 use crate::{
@@ -54,7 +53,7 @@ pub async fn attach(
         )])
     })?;
     let (doc_type, bytes) = (document.content_type.clone(), document.bytes.to_vec());
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let here = InZone::new(caller_of(&visit)?, slug.clone());
     let id = report.clone();
     here.write(&state, move |ZoneUnit { conn, ctx, .. }| {
@@ -75,7 +74,7 @@ pub async fn download(
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, WebError> {
     let (slug, report, id) = path.into_inner();
-    let now = state.clock.now().naive_utc().trunc_subsecs(6);
+    let now = crate::api::stamp::now(&state);
     let here = InZone::new(caller_of(&visit)?, slug);
     let (meta, bytes) = here
         .write(&state, move |ZoneUnit { conn, ctx, .. }| {
