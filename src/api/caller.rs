@@ -496,7 +496,14 @@ impl<P: Place> InTenant<P> {
         .await
     }
 
-    async fn unit<T, F>(self, state: &AppState, mode: Mode, work: F) -> Result<T, ApiError>
+    /// One unit of work here in `mode` (what [`Self::read`] and
+    /// [`Self::write`] open).
+    pub(crate) async fn unit<T, F>(
+        self,
+        state: &AppState,
+        mode: Mode,
+        work: F,
+    ) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: for<'c> FnOnce(P::Unit<'c>) -> Result<T, ApiError> + Send + 'static,

@@ -296,7 +296,7 @@ pub async fn successor_liability(
     let (_, payor_id) = path.into_inner();
     let today = state.clock.today();
     let liability = here
-        .write_for(
+        .read_for(
             &state,
             Action::EnforceCollection,
             move |MunicipalUnit { conn, ctx, .. }| {

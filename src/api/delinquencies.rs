@@ -241,7 +241,7 @@ pub async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
     let body = here
-        .write_for(
+        .read_for(
             &state,
             crate::tenancy::Action::ReviewReturns,
             move |MunicipalUnit { conn, ctx, .. }| {
@@ -361,7 +361,7 @@ pub async fn special_assessments(
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
     let roll = here
-        .write_for(
+        .read_for(
             &state,
             crate::tenancy::Action::ReviewReturns,
             move |MunicipalUnit {

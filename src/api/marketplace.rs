@@ -238,7 +238,7 @@ pub async fn list(
     params: Result<ApiQuery<ReportListParams>, ApiError>,
 ) -> Result<web::Json<MarketplaceReportList>, ApiError> {
     let (records, limit) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ctx.marketplace_reading()?;
             let params = params?.0;
             let (limit, after) = KeyCursor::page(params.limit, params.cursor.as_deref())?;
@@ -279,7 +279,7 @@ pub async fn show(
 ) -> Result<web::Json<MarketplaceReport>, ApiError> {
     let (_, report_id) = path.into_inner();
     let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             marketplace::show(conn, &ctx, &report_id)
         })
         .await?;

@@ -162,7 +162,7 @@ pub async fn list(
 ) -> Result<web::Json<NoticeList>, ApiError> {
     let (slug, payor_id) = path.into_inner();
     let list = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ctx.account_reader(&payor_id)?;
             let params = params?.0;
             let limit = params.limit()?;
@@ -222,7 +222,7 @@ pub async fn show(
     }
     let (slug, payor_id, notice_id) = path.into_inner();
     let notice = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             let (row, draft, digest) = notices::show(conn, &ctx, &payor_id, &notice_id)?;
             Ok(Notice {
                 summary: summary_of(&slug, &row)?,
@@ -251,7 +251,7 @@ async fn document_of(
     (_, payor_id, notice_id): (String, String, String),
 ) -> Result<HttpResponse, ApiError> {
     let (row, doc) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             notices::document(conn, &ctx, &payor_id, &notice_id)
         })
         .await?;

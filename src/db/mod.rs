@@ -338,15 +338,68 @@ pub enum Mode {
 ///
 /// When the unit ends, committed or not, every memo epoch its writes moved is
 /// bumped once more (see [`epochs`]).
+///
+/// A read unit's access-log entries (see [`access_log`]) are inserted here,
+/// in a write unit of their own on the same connection, once it has
+/// committed: this is the command line's and the demo's path. The service's
+/// units ([`Db::run_in`]) hand them to the pool's appender instead.
 pub fn in_transaction_in<T, F>(conn: &mut DbConn, mode: Mode, work: F) -> Result<T, ApiError>
 where
     F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
 {
+    let (value, deferred) = unit_in(conn, mode, work)?;
+    if !deferred.is_empty() {
+        unit_in(conn, Mode::Write, |conn| {
+            access_log::append_all(conn, &deferred)?;
+            Ok(())
+        })?;
+    }
+    Ok(value)
+}
+
+/// One unit of work in `mode`, and the access-log entries it deferred (a read
+/// unit's; see [`unit::defer_log`]), to be appended once it has committed.
+fn unit_in<T, F>(
+    conn: &mut DbConn,
+    mode: Mode,
+    work: F,
+) -> Result<(T, Vec<models::AccessLogRow>), ApiError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
+{
     let epochs = epochs::snapshot();
-    let outer = unit::open();
+    let outer = unit::open(mode == Mode::Read);
     let outcome = in_transaction_of(conn, mode, work);
-    unit::close(outer);
+    let deferred = unit::close(outer);
     epochs::settle(epochs);
+    outcome.map(|value| (value, deferred))
+}
+
+/// A unit of work on a connection of `pool`, on this (blocking) thread: first,
+/// for a write unit on SQLite, its turn at the `writers`' turnstile (see
+/// [`Db::run_in`]). The connection is proven (see [`Manager`]) by a unit that
+/// ended as it meant to.
+pub(crate) fn pooled_unit<T, F>(
+    pool: &r2d2::Pool<Manager>,
+    writers: Option<&crate::turnstile::Turnstile>,
+    mode: Mode,
+    work: F,
+) -> Result<(T, Vec<models::AccessLogRow>), ApiError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
+{
+    let _turn = match writers {
+        Some(gate) => Some(
+            gate.enter(1, Some(SQLITE_BUSY_TIMEOUT))
+                .ok_or_else(|| ApiError::NotReady("the database is busy; try again".into()))?,
+        ),
+        None => None,
+    };
+    let mut conn = pool.get()?;
+    let outcome = unit_in(&mut conn, mode, work);
+    // Proven only by a unit that ended as it meant to: a failed commit or a
+    // lost server leaves the connection to be checked.
+    conn.proven_at = outcome.is_ok().then(Instant::now);
     outcome
 }
 
@@ -465,11 +518,13 @@ where
 /// The pooled database handle handlers use.
 #[derive(Clone)]
 pub struct Db {
-    pool: r2d2::Pool<Manager>,
+    pub(crate) pool: r2d2::Pool<Manager>,
     target: Target,
     /// SQLite: the write units of this pool pass one at a time (see
     /// [`Db::run_in`]).
     writers: std::sync::Arc<crate::turnstile::Turnstile>,
+    /// Commits the access-log entries of read units (see [`access_log::appender`]).
+    appender: std::sync::Arc<access_log::appender::Appender>,
 }
 
 impl std::fmt::Debug for Db {
@@ -497,10 +552,17 @@ impl Db {
             .connection_timeout(Duration::from_secs(5))
             .test_on_check_out(network)
             .build_unchecked(Manager(target.clone()));
+        let writers: std::sync::Arc<crate::turnstile::Turnstile> = Default::default();
+        let appender = access_log::appender::Appender::start(access_log::appender::Sink {
+            pool: pool.clone(),
+            writers: (!network).then(|| std::sync::Arc::clone(&writers)),
+        })
+        .map_err(|e| DbError::Setup(format!("the access log's appender: {e}")))?;
         Ok(Self {
             pool,
             target,
-            writers: Default::default(),
+            writers,
+            appender: std::sync::Arc::new(appender),
         })
     }
 
@@ -527,25 +589,15 @@ impl Db {
         // command line) still meet the busy timeout.
         let writers = (mode == Mode::Write && matches!(self.target, Target::Sqlite(_)))
             .then(|| std::sync::Arc::clone(&self.writers));
-        tokio::task::spawn_blocking(move || {
+        let (value, deferred) = tokio::task::spawn_blocking(move || {
             crate::request_context::within(request, || {
-                let _turn = match &writers {
-                    Some(gate) => {
-                        Some(gate.enter(1, Some(SQLITE_BUSY_TIMEOUT)).ok_or_else(|| {
-                            ApiError::NotReady("the database is busy; try again".into())
-                        })?)
-                    }
-                    None => None,
-                };
-                let mut conn = pool.get()?;
-                let outcome = in_transaction_in(&mut conn, mode, work);
-                // Proven only by a unit that ended as it meant to: a failed
-                // commit or a lost server leaves the connection to be checked.
-                conn.proven_at = outcome.is_ok().then(Instant::now);
-                outcome
+                pooled_unit(&pool, writers.as_deref(), mode, work)
             })
         })
-        .await?
+        .await??;
+        // A read unit's log entries are committed before its records leave.
+        self.appender.append(deferred).await?;
+        Ok(value)
     }
 
     /// A read unit of work with no caller (public reads: quotes, calendars).

@@ -13,8 +13,17 @@
 //! filing's 41 round trips. Applying a payor's credit after its filing read
 //! the payor and the zone's memberships again (2 of 31). Outside a unit
 //! nothing is remembered.
+//!
+//! A read unit also holds the access-log entries of the confidential records
+//! it read ([`defer_log`]): it may not write them itself (READ ONLY on
+//! PostgreSQL; on SQLite a read that turned into a write would queue for the
+//! one writer's lock), so they are handed to the log's appender when the
+//! unit has ended well, and the records leave the service only once their
+//! entries are committed (see `db::access_log::appender`).
 
 use std::{any::Any, cell::RefCell, sync::Arc};
+
+use super::models::AccessLogRow;
 
 /// One unit's memo.
 #[derive(Default)]
@@ -22,21 +31,51 @@ pub struct Memo {
     locks: Vec<(i64, String)>,
     policies: Vec<(i64, Arc<dyn Any + Send + Sync>)>,
     terms: Vec<(i64, String, Arc<dyn Any + Send + Sync>)>,
+    /// A read unit's access-log entries (`None` in a write unit, which
+    /// inserts its entries in its own transaction).
+    deferred: Option<Vec<AccessLogRow>>,
 }
 
 thread_local! {
     static MEMO: RefCell<Option<Memo>> = const { RefCell::new(None) };
 }
 
-/// Open a memo for a unit starting on this thread; give back the one it
+/// Open a memo for a unit starting on this thread (`reads_only`: a read
+/// unit, whose access-log entries wait for [`close`]); give back the one it
 /// replaces (a unit run inside another's work) to [`close`].
-pub fn open() -> Option<Memo> {
-    MEMO.with(|m| m.replace(Some(Memo::default())))
+pub fn open(reads_only: bool) -> Option<Memo> {
+    let memo = Memo {
+        deferred: reads_only.then(Vec::new),
+        ..Memo::default()
+    };
+    MEMO.with(|m| m.replace(Some(memo)))
 }
 
-/// Close this thread's memo and put back `outer`.
-pub fn close(outer: Option<Memo>) {
-    MEMO.with(|m| m.replace(outer));
+/// Close this thread's memo and put back `outer`; the access-log entries the
+/// unit deferred (none for a write unit).
+pub fn close(outer: Option<Memo>) -> Vec<AccessLogRow> {
+    MEMO.with(|m| m.replace(outer))
+        .and_then(|memo| memo.deferred)
+        .unwrap_or_default()
+}
+
+/// Keep `entry` for the read unit running on this thread to hand to the
+/// appender when it ends; give it back (`Some`) in a write unit or outside
+/// any unit, where the caller inserts it at once.
+pub fn defer_log(entry: AccessLogRow) -> Option<AccessLogRow> {
+    MEMO.with(|m| {
+        match m
+            .borrow_mut()
+            .as_mut()
+            .and_then(|memo| memo.deferred.as_mut())
+        {
+            Some(deferred) => {
+                deferred.push(entry);
+                None
+            }
+            None => Some(entry),
+        }
+    })
 }
 
 /// Whether the lock named `(tenant, id)` is still to be taken in this unit
@@ -127,7 +166,7 @@ mod tests {
     fn a_unit_remembers_until_it_closes() {
         assert!(first_lock(1, "p"), "outside a unit");
         assert!(first_lock(1, "p"), "outside a unit, again");
-        let outer = open();
+        let outer = open(false);
         assert!(first_lock(1, "p"));
         assert!(!first_lock(1, "p"));
         assert!(first_lock(2, "p"), "another tenant's row");
@@ -154,9 +193,53 @@ mod tests {
         forget_terms(2, None);
         assert_eq!(terms::<u8>(2, "p"), None);
         remember_terms(1, "p", Arc::new(1_u8));
-        close(outer);
+        assert!(close(outer).is_empty(), "a write unit defers nothing");
         assert_eq!(terms::<u8>(1, "p"), None, "closed");
         assert!(first_lock(1, "p"), "closed");
         assert_eq!(policies::<u32>(1), None, "closed");
+    }
+
+    fn entry(id: &str) -> AccessLogRow {
+        AccessLogRow {
+            municipality_id: 1,
+            id: id.to_owned(),
+            at: chrono::NaiveDate::from_ymd_opt(2026, 12, 3)
+                .and_then(|d| d.and_hms_opt(12, 0, 0))
+                .expect("a date"),
+            actor_kind: "user".into(),
+            actor_id: "u".into(),
+            basis: "clerk_treasurer".into(),
+            record_type: "payor".into(),
+            record_id: "p".into(),
+            action: "read".into(),
+            request_id: "r".into(),
+        }
+    }
+
+    #[test]
+    fn a_read_unit_keeps_its_log_entries_until_it_closes() {
+        assert!(
+            defer_log(entry("outside")).is_some(),
+            "outside a unit: insert now"
+        );
+        let write = open(false);
+        assert!(
+            defer_log(entry("written")).is_some(),
+            "a write unit inserts"
+        );
+        let read = open(true);
+        assert!(defer_log(entry("a")).is_none());
+        assert!(defer_log(entry("b")).is_none());
+        let deferred = close(read);
+        assert_eq!(
+            deferred.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+            ["a", "b"],
+            "in the order read"
+        );
+        assert!(
+            defer_log(entry("again")).is_some(),
+            "the outer write unit again"
+        );
+        assert!(close(write).is_empty());
     }
 }

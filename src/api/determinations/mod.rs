@@ -133,7 +133,7 @@ pub async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id) = path.into_inner();
     let items = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             determinations::list(conn, &ctx, &payor_id)
         })
         .await?;
@@ -165,7 +165,7 @@ pub async fn show(
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id, id) = path.into_inner();
     let made = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             determinations::get(conn, &ctx, &payor_id, &id)
         })
         .await?;

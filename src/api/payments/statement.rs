@@ -59,7 +59,7 @@ pub async fn account(
     let (_, payor_id) = path.into_inner();
     let today = state.clock.today();
     let statement = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ctx.account_reader(&payor_id)?;
             let as_of = params?.0.as_of;
             statement::statement(conn, &ctx, &payor_id, as_of, today)

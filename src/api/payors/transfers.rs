@@ -238,7 +238,7 @@ pub async fn list(
 ) -> Result<web::Json<TransferList>, ApiError> {
     let (_, payor_id) = path.into_inner();
     let items = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             transfers::list(conn, &ctx, &payor_id)
         })
         .await?;

@@ -25,6 +25,7 @@ use crate::{
         extract::{ApiJson, ApiQuery},
     },
     app::AppState,
+    db::Mode,
     domain::registry,
     error::ApiError,
     tenancy::{Action, MunicipalityContext},
@@ -149,7 +150,8 @@ impl<I: Input, C: Input> Request<I, C> {
         T: Send + 'static,
         F: for<'c> FnOnce(Call<'c, I::Into, C::Into>) -> Result<T, ApiError> + Send + 'static,
     {
-        self.run(|ctx| ctx.require(Action::WritePayors), work).await
+        self.run(Mode::Write, |ctx| ctx.require(Action::WritePayors), work)
+            .await
     }
 
     /// A read: 404 unless the caller may read some payor here. Every active
@@ -162,6 +164,7 @@ impl<I: Input, C: Input> Request<I, C> {
         F: for<'c> FnOnce(Call<'c, I::Into, C::Into>) -> Result<T, ApiError> + Send + 'static,
     {
         self.run(
+            Mode::Read,
             |ctx| ctx.payor_filter(&ctx.disclosure_ids()).map(drop),
             work,
         )
@@ -170,6 +173,7 @@ impl<I: Input, C: Input> Request<I, C> {
 
     async fn run<T, F>(
         self,
+        mode: Mode,
         authorise: fn(&MunicipalityContext) -> Result<(), ApiError>,
         work: F,
     ) -> Result<T, ApiError>
@@ -183,7 +187,7 @@ impl<I: Input, C: Input> Request<I, C> {
             input,
             condition,
         } = self;
-        here.write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        here.unit(&state, mode, move |MunicipalUnit { conn, ctx, .. }| {
             authorise(&ctx)?;
             let input = input.judge()?;
             let precondition = condition.judge()?;

@@ -67,7 +67,7 @@ pub async fn obligations(
     let (_, payor_id) = path.into_inner();
     let today = state.clock.today();
     let items = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             usecases::returns::reading_for(conn, &ctx, &payor_id)?;
             let params = params?.0;
             let year = chrono::Datelike::year(&today);
@@ -156,7 +156,7 @@ pub async fn for_period(
 ) -> Result<HttpResponse, ApiError> {
     let today = state.clock.today();
     let (entries, limit, query) = here
-        .write_for(
+        .read_for(
             &state,
             Action::ReviewReturns,
             move |MunicipalUnit { conn, ctx, .. }| {

@@ -40,7 +40,7 @@ pub async fn show(
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id, return_id) = path.into_inner();
     let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             reading::show(conn, &ctx, &payor_id, &return_id)
         })
         .await?;
@@ -71,7 +71,7 @@ pub async fn versions(
 ) -> Result<web::Json<ReturnVersionList>, ApiError> {
     let (_, payor_id, return_id) = path.into_inner();
     let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             reading::versions(conn, &ctx, &payor_id, &return_id)
         })
         .await?;

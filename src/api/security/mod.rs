@@ -165,7 +165,7 @@ pub async fn list(
 ) -> Result<web::Json<SecurityDepositList>, ApiError> {
     let (_, payor_id) = path.into_inner();
     let items = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             security::list(conn, &ctx, &payor_id)
         })
         .await?;
@@ -196,7 +196,7 @@ pub async fn show(
 ) -> Result<web::Json<SecurityDeposit>, ApiError> {
     let (_, payor_id, deposit_id) = path.into_inner();
     let d = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             security::show(conn, &ctx, &payor_id, &deposit_id)
         })
         .await?;

@@ -106,7 +106,7 @@ pub async fn page(
     let today = state.clock.today();
     let asked = query_value(req.query_string(), "period");
     let (name, period, figures, remittance, menu) = here
-        .write(
+        .read(
             &state,
             move |MunicipalUnit {
                       conn,

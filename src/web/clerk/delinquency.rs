@@ -48,7 +48,7 @@ pub async fn page(
     let today = state.clock.today();
     let as_of = as_of_of(&req);
     let ((as_of, found), menu) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             Ok((
                 delinquency::list(conn, &ctx, as_of?, today)?,
@@ -118,7 +118,7 @@ pub async fn special_assessments_csv(
     let today = state.clock.today();
     let as_of = as_of_of(&req);
     let roll = here
-        .write(
+        .read(
             &state,
             move |MunicipalUnit {
                       conn,

@@ -31,7 +31,7 @@ pub async fn page(
     let slug = path.into_inner();
     let here = enter(&visit, slug.clone())?;
     let (made, menu) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             let made = determinations::of_municipality(conn, &ctx)?;
             Ok((made, Menu::of(&ctx)))
         })

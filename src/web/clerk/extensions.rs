@@ -60,7 +60,7 @@ async fn list(
 ) -> Result<HttpResponse, WebError> {
     let here = enter(visit, slug.clone())?;
     let (records, may_decide, menu) = here
-        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let records = ext::of_municipality(
                 conn,

@@ -227,7 +227,7 @@ async fn show(
     let here = enter(visit, slug.clone())?;
     let id = payor_id.clone();
     let (made, sent, menu, may_determine) = here
-        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let made = determinations::list(conn, &ctx, &id)?;
             let sent = notices::list(conn, &ctx, &id, None, PAGE)?;
@@ -366,7 +366,7 @@ pub async fn document(
     let (slug, payor_id, notice_id) = path.into_inner();
     let here = enter(&visit, slug)?;
     let (row, doc) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             notices::document(conn, &ctx, &payor_id, &notice_id)
         })

@@ -251,7 +251,7 @@ pub async fn receipt(
     let here = enter(&visit, slug.clone())?;
     let id = payor_id.clone();
     let (r, menu) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             super::gate(&ctx)?;
             Ok((
                 receipt::receipt(conn, &ctx, &id, &payment_id)?,

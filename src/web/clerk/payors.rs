@@ -62,7 +62,7 @@ pub async fn list(
     let asked = name.clone();
     let cursor = after.clone();
     let (rows, menu, limit) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let menu = Menu::of(&ctx);
             let limit = limit?;
@@ -166,7 +166,7 @@ pub async fn show(
     let today = state.clock.today();
     let id = payor_id.clone();
     let (record, statement, menu): (PayorRecord, Statement, Menu) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let statement = statement::statement(conn, &ctx, &id, None, today)?;
             let menu = Menu::of(&ctx);

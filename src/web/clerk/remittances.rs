@@ -87,7 +87,7 @@ async fn list(
     let today = state.clock.today();
     let year = year_of(year, today);
     let (year, quarters, menu, may_submit) = here
-        .write(
+        .read(
             state,
             move |MunicipalUnit {
                       conn,

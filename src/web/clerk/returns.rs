@@ -68,7 +68,7 @@ pub async fn page(
     let cursor = query_value(q, "cursor");
     let asked_cursor = cursor.clone();
     let (period, status, entries, menu, limit) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let (limit, after) = KeyCursor::page(Some(limit?), asked_cursor.as_deref())?;
             let period = match asked_period {

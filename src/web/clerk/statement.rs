@@ -45,7 +45,7 @@ async fn load(
     let today = state.clock.today();
     let as_of = as_of_of(req);
     Ok(here
-        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(state, move |MunicipalUnit { conn, ctx, .. }| {
             gate(&ctx)?;
             let statement = statement::statement(conn, &ctx, &payor_id, as_of?, today)?;
             // The name on the statement: the registry row (already read

@@ -40,7 +40,7 @@ async fn load(
     let today = state.clock.today();
     let p = payor.to_owned();
     let s = InMunicipality::new(caller_of(visit)?, slug.to_owned())
-        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(state, move |MunicipalUnit { conn, ctx, .. }| {
             statement::statement(conn, &ctx, &p, params.as_of, today)
         })
         .await?;
@@ -138,7 +138,7 @@ pub async fn pdf(
     let params: AccountParams = parse_query(req.query_string())?;
     let today = state.clock.today();
     let (s, bytes) = InMunicipality::new(caller_of(&visit)?, slug)
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             statement::document(conn, &ctx, &payor, params.as_of, today)
         })
         .await?;

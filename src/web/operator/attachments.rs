@@ -208,7 +208,7 @@ pub async fn download(
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor, return_id, attachment) = path.into_inner();
     let (meta, bytes) = InMunicipality::new(caller_of(&visit)?, slug)
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             attachments::download(conn, &ctx, &payor, &return_id, &attachment)
         })
         .await?;

@@ -127,7 +127,7 @@ async fn show(
 ) -> Result<HttpResponse, WebError> {
     let p = payor.to_owned();
     let records = InMunicipality::new(caller_of(visit)?, slug.to_owned())
-        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(state, move |MunicipalUnit { conn, ctx, .. }| {
             ext::of_payor(
                 conn,
                 &ctx,

@@ -69,7 +69,7 @@ pub(crate) async fn load(
 ) -> Result<(ReturnRecord, Vec<(String, String)>, Vec<AttachmentMeta>), WebError> {
     let (p, id) = (payor.to_owned(), return_id.to_owned());
     Ok(InMunicipality::new(caller_of(visit)?, slug.to_owned())
-        .write(state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(state, move |MunicipalUnit { conn, ctx, .. }| {
             let record = reading::versions(conn, &ctx, &p, &id)?;
             let period = record.period()?;
             // An operator may amend; a reader who may not file sees no form.

@@ -34,7 +34,7 @@ pub async fn list(
     let (slug, payor) = path.into_inner();
     let p = payor.clone();
     let rows = InMunicipality::new(caller_of(&visit)?, slug.clone())
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             notices::list(conn, &ctx, &p, None, SHOWN)
         })
         .await?;
@@ -71,7 +71,7 @@ pub async fn document(
 ) -> Result<HttpResponse, WebError> {
     let (slug, payor, notice) = path.into_inner();
     let (row, doc) = InMunicipality::new(caller_of(&visit)?, slug)
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             notices::document(conn, &ctx, &payor, &notice)
         })
         .await?;

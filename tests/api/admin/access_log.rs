@@ -162,3 +162,75 @@ async fn the_clerk_reviews_this_municipalitys_reads_newest_first() {
     let res = app.get_as(&clerk, &format!("{LOG}?payor=1")).await;
     assert_problem(res, 400, "invalid-parameter").await;
 }
+
+/// Confidential reads are read units that run side by side; each one's entry
+/// is committed, exactly once, before it answers (the log's appender writes
+/// the entries of many requests, of two municipalities here, together).
+#[actix_web::test]
+async fn reads_at_once_are_each_logged_once_before_they_answer() {
+    let app = spawn_demo_app().await;
+    let clerk = app.token(CLERK).await;
+    let hayward = app.token(HAYWARD_CLERK).await;
+    let montello = "/v1/municipalities/montello/payors";
+    let reads = (0..30).map(|i| {
+        let (token, path, record_type) = match i % 3 {
+            0 => (&clerk, format!("{montello}/{MONTELLO_MOTEL_ID}"), "payor"),
+            1 => (
+                &clerk,
+                format!("{montello}/{MONTELLO_MOTEL_ID}/account"),
+                "payor_account",
+            ),
+            _ => (
+                &hayward,
+                format!("/v1/municipalities/hayward/payors/{HAYWARD_LODGE_ID}"),
+                "payor",
+            ),
+        };
+        let app = &app;
+        async move {
+            let id = format!("at-once-{i:02}");
+            let res = app
+                .call(reqwest::Method::GET, &path)
+                .bearer(token)
+                .header("x-request-id", &id)
+                .send()
+                .await;
+            assert_eq!(res.status(), 200, "{path}");
+            (id, record_type)
+        }
+    });
+    let answered = futures_util::future::join_all(reads).await;
+    let logged = |page: &Value| -> Vec<(String, String)> {
+        let mut entries: Vec<(String, String)> = page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["request_id"].as_str().unwrap().starts_with("at-once-"))
+            .map(|e| {
+                (
+                    e["request_id"].as_str().unwrap().to_owned(),
+                    e["record_type"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        entries.sort();
+        entries
+    };
+    let expect = |rest: bool| -> Vec<(String, String)> {
+        answered
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| (i % 3 == 2) == rest)
+            .map(|(_, (id, kind))| (id.clone(), (*kind).to_owned()))
+            .collect()
+    };
+    let ours = get_ok(&app, &clerk, &format!("{LOG}?limit=100")).await;
+    assert_eq!(logged(&ours), expect(false), "Montello's: {ours}");
+    let theirs = get_ok(
+        &app,
+        &hayward,
+        "/v1/municipalities/hayward/access-log?limit=100",
+    )
+    .await;
+    assert_eq!(logged(&theirs), expect(true), "Hayward's: {theirs}");
+}

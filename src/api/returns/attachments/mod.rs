@@ -139,7 +139,7 @@ pub async fn list(
 ) -> Result<web::Json<AttachmentList>, ApiError> {
     let (_, payor_id, return_id) = path.into_inner();
     let items = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             attachments::list(conn, &ctx, &payor_id, &return_id)
         })
         .await?;
@@ -208,7 +208,7 @@ pub async fn download(
 ) -> Result<HttpResponse, ApiError> {
     let (_, payor_id, return_id, attachment_id) = path.into_inner();
     let (meta, bytes) = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             attachments::download(conn, &ctx, &payor_id, &return_id, &attachment_id)
         })
         .await?;

@@ -97,7 +97,7 @@ pub async fn of_payor(
 ) -> Result<web::Json<ExtensionList>, ApiError> {
     let (_, payor_id) = path.into_inner();
     let list = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             usecases::returns::reading_for(conn, &ctx, &payor_id)?;
             let (page, query) = params?.0.page()?;
             let records = ext::of_payor(conn, &ctx, &payor_id, query)?;
@@ -125,7 +125,7 @@ pub async fn of_municipality(
     params: Result<ApiQuery<ExtensionListParams>, ApiError>,
 ) -> Result<web::Json<ExtensionList>, ApiError> {
     let list = here
-        .write_for(
+        .read_for(
             &state,
             Action::ReviewReturns,
             move |MunicipalUnit { conn, ctx, .. }| {
@@ -158,7 +158,7 @@ pub async fn show(
 ) -> Result<web::Json<ReturnExtension>, ApiError> {
     let (_, id) = path.into_inner();
     let record = here
-        .write(&state, move |MunicipalUnit { conn, ctx, .. }| {
+        .read(&state, move |MunicipalUnit { conn, ctx, .. }| {
             ext::show(conn, &ctx, &id)
         })
         .await?;

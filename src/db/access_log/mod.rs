@@ -1,14 +1,22 @@
 //! The append-only access log: every read of a confidential record.
 //!
-//! Contract: [`record`] is called in the same transaction as the read it logs
-//! (so a logged read and the read itself commit together); entries are never
+//! Contract: in a write unit, [`record`] inserts its entry in the same
+//! transaction as the read it logs (so a logged read and the read itself
+//! commit together). A read unit may not write: its entries are kept until
+//! the unit has ended well and then appended, with those of other requests,
+//! by the [`appender`] (one transaction for many entries), and the request
+//! answers only once they are committed; a read whose entry could not be
+//! written is answered with an error, never with the record. Entries are never
 //! updated or deleted (triggers refuse it on both backends). Entries name the
 //! record by type and id only, never a confidential value.
+
+pub mod appender;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::{DbConn, identity, models::AccessLogRow, schema::access_log};
+use super::{DbConn, identity, models::AccessLogRow, rls, schema::access_log, unit};
+use crate::tenancy::DbScope;
 
 /// Who read, on what basis, and which request.
 #[derive(Debug, Clone)]
@@ -69,22 +77,54 @@ fn append(
     record_id: &str,
     action: &str,
 ) -> QueryResult<()> {
-    super::insert_row(
-        conn,
-        access_log::table,
-        &AccessLogRow {
-            municipality_id,
-            id: identity::new_id(),
-            at: identity::now(),
-            actor_kind: reader.actor_kind.to_owned(),
-            actor_id: reader.actor_id.to_owned(),
-            basis: reader.basis.to_owned(),
-            record_type: record_type.to_owned(),
-            record_id: record_id.to_owned(),
-            action: action.to_owned(),
-            request_id: reader.request_id.to_owned(),
-        },
-    )
+    let entry = AccessLogRow {
+        municipality_id,
+        id: identity::new_id(),
+        at: identity::now(),
+        actor_kind: reader.actor_kind.to_owned(),
+        actor_id: reader.actor_id.to_owned(),
+        basis: reader.basis.to_owned(),
+        record_type: record_type.to_owned(),
+        record_id: record_id.to_owned(),
+        action: action.to_owned(),
+        request_id: reader.request_id.to_owned(),
+    };
+    match unit::defer_log(entry) {
+        None => Ok(()),
+        Some(entry) => super::insert_row(conn, access_log::table, &entry),
+    }
+}
+
+/// Entries one `INSERT` carries at most (10 columns each: well under
+/// SQLite's 32,766 and PostgreSQL's 65,535 bound parameters).
+const ROWS_PER_INSERT: usize = 500;
+
+/// Insert `entries` (of any tenants) in the transaction open on `conn`: for
+/// each municipality in turn, row-level security set to it (PostgreSQL), then
+/// its entries in multi-row `INSERT`s.
+pub fn append_all(conn: &mut DbConn, entries: &[AccessLogRow]) -> QueryResult<()> {
+    let mut sorted: Vec<&AccessLogRow> = entries.iter().collect();
+    sorted.sort_by_key(|e| e.municipality_id);
+    for tenant in sorted.chunk_by(|a, b| a.municipality_id == b.municipality_id) {
+        rls::apply(
+            conn,
+            &DbScope {
+                municipality_id: Some(tenant[0].municipality_id),
+                ..DbScope::default()
+            },
+        )?;
+        for rows in tenant.chunks(ROWS_PER_INSERT) {
+            // A multi-row INSERT is backend-specific in diesel (SQLite has no
+            // DEFAULT keyword): one statement a chunk on either.
+            let rows: Vec<&AccessLogRow> = rows.to_vec();
+            let insert = diesel::insert_into(access_log::table).values(rows);
+            match conn {
+                DbConn::Pg(c) => insert.execute(c)?,
+                DbConn::Sqlite(c) => insert.execute(c)?,
+            };
+        }
+    }
+    Ok(())
 }
 
 /// Filters for reviewing the log.
