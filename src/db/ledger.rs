@@ -53,12 +53,7 @@ pub fn insert(conn: &mut DbConn, journal: &JournalRow, lines: &[LineRow]) -> Que
     if lines.is_empty() {
         return Ok(());
     }
-    let insert = diesel::insert_into(ledger_lines::table).values(lines);
-    match conn {
-        DbConn::Pg(c) => insert.execute(c)?,
-        DbConn::Sqlite(c) => insert.execute(c)?,
-    };
-    Ok(())
+    super::insert_rows(conn, ledger_lines::table, lines)
 }
 
 /// The journals a cause posted.

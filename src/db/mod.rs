@@ -496,6 +496,25 @@ where
         .map(|_| ())
 }
 
+/// Insert many rows into `table` in one statement (`values` a slice or
+/// `Vec` of row references). diesel builds a multi-row `INSERT` per backend
+/// (SQLite has no `DEFAULT` keyword), so this one is not generic over
+/// [`DbConn`] as [`insert_row`] is: it dispatches on the backend.
+pub fn insert_rows<T, V>(conn: &mut DbConn, table: T, values: V) -> diesel::QueryResult<()>
+where
+    T: diesel::Table,
+    V: diesel::Insertable<T>,
+    diesel::query_builder::InsertStatement<T, V::Values>: diesel::query_dsl::methods::ExecuteDsl<PgConnection>
+        + diesel::query_dsl::methods::ExecuteDsl<SqliteConnection>,
+{
+    let insert = diesel::insert_into(table).values(values);
+    match conn {
+        DbConn::Pg(c) => insert.execute(c)?,
+        DbConn::Sqlite(c) => insert.execute(c)?,
+    };
+    Ok(())
+}
+
 /// Refresh the planner's statistics of every table (`ANALYZE`), on a
 /// connection of the tables' owner: after a bulk load (`roomtax bench-seed`),
 /// or on a PostgreSQL server whose autovacuum is off. Nothing on SQLite,

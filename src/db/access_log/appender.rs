@@ -21,7 +21,7 @@
 //! (`Db::run_in`); a process killed before that commit sent no record
 //! unlogged. The thread ends when the last handle on the pool is dropped.
 
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, mpsc};
 
 use super::append_all;
 use crate::{
@@ -42,7 +42,7 @@ struct Job {
 /// A handle to the appender thread of one pool.
 #[derive(Debug)]
 pub struct Appender {
-    jobs: Mutex<mpsc::Sender<Job>>,
+    jobs: mpsc::Sender<Job>,
 }
 
 /// What the thread writes with.
@@ -60,9 +60,7 @@ impl Appender {
         std::thread::Builder::new()
             .name("access-log".into())
             .spawn(move || run(&sink, &queue))?;
-        Ok(Self {
-            jobs: Mutex::new(jobs),
-        })
+        Ok(Self { jobs })
     }
 
     /// Append `entries` and wait until they are committed.
@@ -71,12 +69,7 @@ impl Appender {
             return Ok(());
         }
         let (done, outcome) = tokio::sync::oneshot::channel();
-        let sent = self
-            .jobs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .send(Job { entries, done });
-        if sent.is_err() {
+        if self.jobs.send(Job { entries, done }).is_err() {
             return Err(ApiError::internal("the access log's appender has stopped"));
         }
         outcome
@@ -95,11 +88,7 @@ fn run(sink: &Sink, queue: &mpsc::Receiver<Job>) {
             }
         }
         if jobs.len() > 1 {
-            let all: Vec<AccessLogRow> = jobs
-                .iter()
-                .flat_map(|job| job.entries.iter().cloned())
-                .collect();
-            if write(sink, &all).is_ok() {
+            if write(sink, jobs.iter().flat_map(|job| &job.entries)).is_ok() {
                 for job in jobs {
                     let _ = job.done.send(Ok(()));
                 }
@@ -122,7 +111,10 @@ fn run(sink: &Sink, queue: &mpsc::Receiver<Job>) {
 }
 
 /// One write unit that appends `entries`.
-fn write(sink: &Sink, entries: &[AccessLogRow]) -> Result<(), ApiError> {
+fn write<'a>(
+    sink: &Sink,
+    entries: impl IntoIterator<Item = &'a AccessLogRow>,
+) -> Result<(), ApiError> {
     pooled_unit(&sink.pool, sink.writers.as_deref(), Mode::Write, |conn| {
         append_all(conn, entries)?;
         Ok(())

@@ -16,7 +16,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::{DbConn, identity, models::AccessLogRow, rls, schema::access_log, unit};
-use crate::tenancy::DbScope;
+use crate::tenancy::{DbScope, Tenant};
 
 /// Who read, on what basis, and which request.
 #[derive(Debug, Clone)]
@@ -102,26 +102,17 @@ const ROWS_PER_INSERT: usize = 500;
 /// Insert `entries` (of any tenants) in the transaction open on `conn`: for
 /// each municipality in turn, row-level security set to it (PostgreSQL), then
 /// its entries in multi-row `INSERT`s.
-pub fn append_all(conn: &mut DbConn, entries: &[AccessLogRow]) -> QueryResult<()> {
-    let mut sorted: Vec<&AccessLogRow> = entries.iter().collect();
+pub fn append_all<'a>(
+    conn: &mut DbConn,
+    entries: impl IntoIterator<Item = &'a AccessLogRow>,
+) -> QueryResult<()> {
+    let mut sorted: Vec<&AccessLogRow> = entries.into_iter().collect();
     sorted.sort_by_key(|e| e.municipality_id);
     for tenant in sorted.chunk_by(|a, b| a.municipality_id == b.municipality_id) {
-        rls::apply(
-            conn,
-            &DbScope {
-                municipality_id: Some(tenant[0].municipality_id),
-                ..DbScope::default()
-            },
-        )?;
+        let scope = DbScope::tenant(Tenant::Municipality(tenant[0].municipality_id));
+        rls::apply(conn, &scope)?;
         for rows in tenant.chunks(ROWS_PER_INSERT) {
-            // A multi-row INSERT is backend-specific in diesel (SQLite has no
-            // DEFAULT keyword): one statement a chunk on either.
-            let rows: Vec<&AccessLogRow> = rows.to_vec();
-            let insert = diesel::insert_into(access_log::table).values(rows);
-            match conn {
-                DbConn::Pg(c) => insert.execute(c)?,
-                DbConn::Sqlite(c) => insert.execute(c)?,
-            };
+            super::insert_rows(conn, access_log::table, rows.to_vec())?;
         }
     }
     Ok(())
