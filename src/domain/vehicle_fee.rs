@@ -51,6 +51,7 @@ pub const FUND_CITATION: &str = "Montello vehicle registration fee, fee ¶: \"Us
 /// How the amount received compares with the expected net.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = VehicleFeeRemittanceStatus)]
 pub enum RemittanceStatus {
     /// Received exactly the expected net.
     Matches,
