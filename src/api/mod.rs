@@ -36,6 +36,7 @@ pub mod remittances;
 pub mod reports;
 pub mod returns;
 pub mod roster;
+pub mod schema_names;
 pub mod security;
 pub mod stamp;
 pub mod statistics;
@@ -108,8 +109,31 @@ impl utoipa::Modify for BearerScheme {
     }
 }
 
-/// Register every operation (the single source of router and spec).
+/// Where [`register`] puts operations: the router and spec (utoipa's
+/// [`ServiceConfig`]) or a census of the schemas they use ([`schema_names`]).
+pub trait Registry {
+    /// Add one operation.
+    fn service<F>(&mut self, factory: F) -> &mut Self
+    where
+        F: actix_web::dev::HttpServiceFactory + utoipa_actix_web::OpenApiFactory + 'static;
+}
+
+impl Registry for ServiceConfig<'_> {
+    fn service<F>(&mut self, factory: F) -> &mut Self
+    where
+        F: actix_web::dev::HttpServiceFactory + utoipa_actix_web::OpenApiFactory + 'static,
+    {
+        ServiceConfig::service(self, factory)
+    }
+}
+
+/// Register every operation in the router and the OpenAPI document.
 pub fn routes(cfg: &mut ServiceConfig) {
+    register(cfg);
+}
+
+/// Every operation, in routing order (the single source of router and spec).
+pub fn register<R: Registry>(cfg: &mut R) {
     cfg.service(health::healthz)
         .service(auth::jwks)
         .service(auth::session::sign_in)

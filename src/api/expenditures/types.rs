@@ -143,6 +143,7 @@ impl From<ReportIn> for ReportDraft {
 
 /// An impact measure as filed.
 #[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = FiledImpact)]
 pub struct ImpactOut {
     /// What it counts.
     pub measure: Measure,

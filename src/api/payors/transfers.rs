@@ -30,6 +30,7 @@ use crate::{
 /// A transfer of the payor's establishments to another payor.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = BusinessTransferRequest)]
 pub struct TransferRequest {
     /// The buyer: the id of another payor of this municipality.
     pub to_payor: String,
