@@ -57,6 +57,7 @@ pub struct DateLine {
     /// Stable rule id, e.g. `quarterly_due_date`, `annual_due_date`, `filing_due_date`.
     pub code: String,
     /// The date computed (ISO 8601).
+    #[serde(serialize_with = "crate::domain::iso_date::serialize")]
     pub date: NaiveDate,
     /// A sentence for people with the inputs written out.
     pub explanation: String,

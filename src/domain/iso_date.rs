@@ -8,8 +8,10 @@
 //! `#[serde(deserialize_with = ...)]` to each date field a client sends, and
 //! query strings use the same helpers. Pure: no I/O, no HTTP.
 
-use chrono::NaiveDate;
-use serde::{Deserialize, Deserializer, de::Error as _};
+use std::fmt;
+
+use chrono::{Datelike, NaiveDate};
+use serde::{Deserialize, Deserializer, Serializer, de::Error as _};
 
 /// The rule name a refused date reports.
 pub const RULE: &str = "iso_8601_date";
@@ -58,6 +60,51 @@ pub fn strict_patch<'de, D: Deserializer<'de>>(
     strict_option(de).map(Some)
 }
 
+/// A date written as `YYYY-MM-DD` without going through `core::fmt` (chrono's
+/// `Display` does, digit by digit): a quote writes a dozen dates, in its lines'
+/// sentences and inputs and in its fields. Years outside 0..=9999 are written
+/// by chrono (with their sign), as before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Iso(pub NaiveDate);
+
+impl Iso {
+    /// The ten bytes of the date, when its year has four digits.
+    fn bytes(self) -> Option<[u8; 10]> {
+        let (year, month, day) = (self.0.year(), self.0.month(), self.0.day());
+        let year = u32::try_from(year).ok().filter(|y| *y <= 9999)?;
+        let digit = |n: u32| b'0' + (n % 10) as u8;
+        Some([
+            digit(year / 1000),
+            digit(year / 100),
+            digit(year / 10),
+            digit(year),
+            b'-',
+            digit(month / 10),
+            digit(month),
+            b'-',
+            digit(day / 10),
+            digit(day),
+        ])
+    }
+}
+
+impl fmt::Display for Iso {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.bytes() {
+            Some(bytes) => f.write_str(std::str::from_utf8(&bytes).expect("ASCII digits")),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
+/// `serialize_with` for a `NaiveDate` field: the same text as chrono's, faster.
+pub fn serialize<S: Serializer>(date: &NaiveDate, serializer: S) -> Result<S::Ok, S::Error> {
+    match Iso(*date).bytes() {
+        Some(bytes) => serializer.serialize_str(std::str::from_utf8(&bytes).expect("ASCII digits")),
+        None => serializer.collect_str(date),
+    }
+}
+
 /// `deserialize_with` for a list of dates.
 pub fn strict_vec<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<NaiveDate>, D::Error> {
     Vec::<String>::deserialize(de)?
@@ -95,6 +142,34 @@ mod tests {
                 .unwrap_err()
                 .contains("not a calendar date")
         );
+    }
+
+    #[test]
+    fn written_as_chrono_writes_it() {
+        for date in [
+            NaiveDate::MIN,
+            NaiveDate::from_ymd_opt(-1, 12, 31).unwrap(),
+            NaiveDate::from_ymd_opt(0, 1, 1).unwrap(),
+            NaiveDate::from_ymd_opt(7, 2, 3).unwrap(),
+            NaiveDate::from_ymd_opt(999, 10, 9).unwrap(),
+            NaiveDate::from_ymd_opt(2026, 4, 30).unwrap(),
+            NaiveDate::from_ymd_opt(9999, 12, 31).unwrap(),
+            NaiveDate::from_ymd_opt(10000, 1, 1).unwrap(),
+            NaiveDate::MAX,
+        ] {
+            assert_eq!(Iso(date).to_string(), date.to_string());
+            #[derive(serde::Serialize)]
+            struct Out(#[serde(serialize_with = "serialize")] NaiveDate);
+            assert_eq!(
+                serde_json::to_string(&Out(date)).unwrap(),
+                serde_json::to_string(&date).unwrap()
+            );
+        }
+        let mut day = NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
+        while day.year() < 2027 {
+            assert_eq!(Iso(day).to_string(), day.to_string());
+            day = day.succ_opt().unwrap();
+        }
     }
 
     #[derive(Debug, serde::Deserialize)]

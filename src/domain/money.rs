@@ -216,13 +216,52 @@ impl<'a> Sum<&'a Money> for Money {
     }
 }
 
+/// Room for the text of any amount: a sign, 29 digits of a 96-bit mantissa and the point.
+const TEXT_LEN: usize = 32;
+
+impl Money {
+    /// The two-decimal text (`1234.50`, `-0.05`, `0.00`) written into `buf`, without
+    /// allocating: a quote serialises some forty amounts, and `to_string` went through
+    /// `u128` formatting and a heap string for each (issue 12's profile of the quote).
+    fn text(self, buf: &mut [u8; TEXT_LEN]) -> &str {
+        fn digits<N>(mut n: N, buf: &mut [u8], mut at: usize, min: usize) -> usize
+        where
+            N: Copy + PartialEq + From<u8> + std::ops::Rem<Output = N> + std::ops::Div<Output = N>,
+            u8: TryFrom<N>,
+        {
+            let ten = N::from(10);
+            let mut written = 0;
+            while written < min || n != N::from(0) {
+                at -= 1;
+                buf[at] = b'0' + u8::try_from(n % ten).unwrap_or(0);
+                n = n / ten;
+                written += 1;
+            }
+            at
+        }
+        let cents = self.0.mantissa();
+        let abs = cents.unsigned_abs();
+        let (units, hundredths) = (abs / 100, (abs % 100) as u8);
+        let mut at = TEXT_LEN;
+        at = digits(hundredths, buf, at, 2);
+        at -= 1;
+        buf[at] = b'.';
+        at = match u64::try_from(units) {
+            Ok(small) => digits(small, buf, at, 1),
+            Err(_) => digits(units, buf, at, 1),
+        };
+        if cents < 0 {
+            at -= 1;
+            buf[at] = b'-';
+        }
+        std::str::from_utf8(&buf[at..]).expect("ASCII digits, a point and a sign")
+    }
+}
+
 impl fmt::Display for Money {
     /// Always two decimals: `1234.50`, `-0.05`, `0.00`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cents = self.0.mantissa();
-        let sign = if cents < 0 { "-" } else { "" };
-        let abs = cents.unsigned_abs();
-        write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
+        f.write_str(self.text(&mut [0; TEXT_LEN]))
     }
 }
 
@@ -235,7 +274,7 @@ impl std::str::FromStr for Money {
 
 impl Serialize for Money {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_string())
+        serializer.serialize_str(self.text(&mut [0; TEXT_LEN]))
     }
 }
 
@@ -429,6 +468,18 @@ mod tests {
         fn display_then_parse_round_trips(cents in -99_999_999_999_999i64..=99_999_999_999_999) {
             let money = Money::from_cents(cents);
             prop_assert_eq!(Money::parse(&money.to_string()), Ok(money));
+        }
+
+        #[test]
+        fn text_is_the_decimal_of_the_cents(cents in proptest::num::i128::ANY) {
+            // Every mantissa a Decimal holds (96 bits), on both sides of u64's range.
+            let cents = cents % (1i128 << 96);
+            let money = Money(Decimal::from_i128_with_scale(cents, 2));
+            let abs = cents.unsigned_abs();
+            let sign = if cents < 0 { "-" } else { "" };
+            let expected = format!("{sign}{}.{:02}", abs / 100, abs % 100);
+            prop_assert_eq!(money.to_string(), expected.clone());
+            prop_assert_eq!(serde_json::to_string(&money).unwrap(), format!("\"{expected}\""));
         }
 
         #[test]

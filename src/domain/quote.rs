@@ -92,9 +92,11 @@ pub struct Quote {
     /// in the `annual_summary` line).
     pub tax: Money,
     /// Due date of the return and its tax (interest runs from it; never extended).
+    #[serde(serialize_with = "crate::domain::iso_date::serialize")]
     pub due_date: NaiveDate,
     /// Date by which the return must be filed: the due date or the extended date. The
     /// late filing fee and the late-payment forfeiture's 30 days count from it.
+    #[serde(serialize_with = "crate::domain::iso_date::serialize")]
     pub filing_due_date: NaiveDate,
     /// Interest on tax paid late.
     pub interest: Money,
@@ -109,6 +111,7 @@ pub struct Quote {
     /// Split of the tax principal between the commission and the municipality.
     pub distribution: Distribution,
     /// The policy version used, identified by its effective date (the version in force on the period's last day).
+    #[serde(serialize_with = "crate::domain::iso_date::serialize")]
     pub policy_version: NaiveDate,
     /// One line per amount: code, amount, explanation, citation, inputs.
     pub lines: Vec<Line>,
