@@ -14,6 +14,7 @@
 pub mod access_log;
 pub mod api_clients;
 pub mod backup;
+pub mod checkpoint;
 pub mod clearance;
 pub mod delinquency;
 pub mod determinations;
@@ -278,16 +279,28 @@ impl std::ops::DerefMut for Pooled {
 /// gives up: a server restart in that second fails the next unit on such a
 /// connection once (a 503 or 500 to that one request); the connection is not
 /// proven by that unit, so it is checked, and replaced, when next used.
+///
+/// With `checkpoints_elsewhere` (the service's SQLite pool), each connection
+/// leaves WAL checkpoints to the pool's checkpointer thread (see
+/// [`checkpoint`]).
 #[derive(Debug)]
-pub struct Manager(Target);
+pub struct Manager {
+    target: Target,
+    checkpoints_elsewhere: bool,
+}
 
 impl r2d2::ManageConnection for Manager {
     type Connection = Pooled;
     type Error = DbError;
 
     fn connect(&self) -> Result<Pooled, DbError> {
+        let mut conn = self.target.reconnect()?;
+        if let (DbConn::Sqlite(c), true) = (&mut conn, self.checkpoints_elsewhere) {
+            c.batch_execute("PRAGMA wal_autocheckpoint = 0")
+                .map_err(|e| DbError::Setup(format!("sqlite pragmas: {e}")))?;
+        }
         Ok(Pooled {
-            conn: self.0.reconnect()?,
+            conn,
             proven_at: None,
         })
     }
@@ -381,7 +394,7 @@ where
 /// ended as it meant to.
 pub(crate) fn pooled_unit<T, F>(
     pool: &r2d2::Pool<Manager>,
-    writers: Option<&crate::turnstile::Turnstile>,
+    writers: Option<&checkpoint::Writers>,
     mode: Mode,
     work: F,
 ) -> Result<(T, Vec<models::AccessLogRow>), ApiError>
@@ -389,8 +402,10 @@ where
     F: FnOnce(&mut DbConn) -> Result<T, ApiError>,
 {
     let _turn = match writers {
-        Some(gate) => Some(
-            gate.enter(1, Some(SQLITE_BUSY_TIMEOUT))
+        Some(writers) => Some(
+            writers
+                .gate
+                .enter(1, Some(SQLITE_BUSY_TIMEOUT))
                 .ok_or_else(|| ApiError::NotReady("the database is busy; try again".into()))?,
         ),
         None => None,
@@ -400,6 +415,9 @@ where
     // Proven only by a unit that ended as it meant to: a failed commit or a
     // lost server leaves the connection to be checked.
     conn.proven_at = outcome.is_ok().then(Instant::now);
+    if let Some(writers) = writers {
+        writers.wrote();
+    }
     outcome
 }
 
@@ -540,8 +558,8 @@ pub struct Db {
     pub(crate) pool: r2d2::Pool<Manager>,
     target: Target,
     /// SQLite: the write units of this pool pass one at a time (see
-    /// [`Db::run_in`]).
-    writers: std::sync::Arc<crate::turnstile::Turnstile>,
+    /// [`Db::run_in`]), and its checkpointer (`None` on PostgreSQL).
+    writers: Option<std::sync::Arc<checkpoint::Writers>>,
     /// Commits the access-log entries of read units (see [`access_log::appender`]).
     appender: std::sync::Arc<access_log::appender::Appender>,
 }
@@ -565,16 +583,22 @@ impl Db {
         // dead without the connection knowing, and the check replaces it. A
         // SQLite file needs no such check.
         let network = matches!(target, Target::Postgres(_));
+        let writers = match network {
+            false => Some(std::sync::Arc::new(checkpoint::Writers::start(&target)?)),
+            true => None,
+        };
         let pool = r2d2::Pool::builder()
             .max_size(pool_size)
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(5))
             .test_on_check_out(network)
-            .build_unchecked(Manager(target.clone()));
-        let writers: std::sync::Arc<crate::turnstile::Turnstile> = Default::default();
+            .build_unchecked(Manager {
+                target: target.clone(),
+                checkpoints_elsewhere: !network,
+            });
         let appender = access_log::appender::Appender::start(access_log::appender::Sink {
             pool: pool.clone(),
-            writers: (!network).then(|| std::sync::Arc::clone(&writers)),
+            writers: writers.clone(),
         })
         .map_err(|e| DbError::Setup(format!("the access log's appender: {e}")))?;
         Ok(Self {
@@ -606,8 +630,7 @@ impl Db {
         // before it takes a connection, and starts as soon as the last one
         // ends (see `crate::turnstile`). Other processes on the same file (the
         // command line) still meet the busy timeout.
-        let writers = (mode == Mode::Write && matches!(self.target, Target::Sqlite(_)))
-            .then(|| std::sync::Arc::clone(&self.writers));
+        let writers = self.writers.clone().filter(|_| mode == Mode::Write);
         let (value, deferred) = tokio::task::spawn_blocking(move || {
             crate::request_context::within(request, || {
                 pooled_unit(&pool, writers.as_deref(), mode, work)

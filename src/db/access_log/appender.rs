@@ -25,9 +25,9 @@ use std::sync::{Arc, mpsc};
 
 use super::append_all;
 use crate::{
+    db::checkpoint::Writers,
     db::{Manager, Mode, models::AccessLogRow, pooled_unit},
     error::ApiError,
-    turnstile::Turnstile,
 };
 
 /// Jobs one transaction takes at most.
@@ -49,8 +49,8 @@ pub struct Appender {
 pub(crate) struct Sink {
     /// The pool the service's units use.
     pub pool: r2d2::Pool<Manager>,
-    /// SQLite: the writers' turnstile (`None` on PostgreSQL).
-    pub writers: Option<Arc<Turnstile>>,
+    /// SQLite: the pool's writers (`None` on PostgreSQL).
+    pub writers: Option<Arc<Writers>>,
 }
 
 impl Appender {

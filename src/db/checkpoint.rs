@@ -1,0 +1,179 @@
+//! SQLite's WAL checkpoints, on a thread of their own instead of in a writer's turn.
+//!
+//! Why: SQLite checkpoints by itself in the connection whose `COMMIT` took the
+//! write-ahead log past 1,000 pages. In this service that is a write unit still
+//! holding its turn at the writers' turnstile (see [`super::Db::run_in`]), so
+//! every writer queued behind it waited for the WAL to be copied into the
+//! database file and the file synced: 7.5 % of a filing's time in the profile
+//! of issue 12, and the tail (p99) of filings and payments at half the peak
+//! rate, where one filing in fifty or so waited for a checkpoint.
+//!
+//! Contract: the pool's SQLite connections turn the automatic checkpoint off
+//! (`wal_autocheckpoint = 0`, set by the pool's manager, never on the command
+//! line's own connections, which keep SQLite's default), and the pool's
+//! [`Writers`] tell this thread of every write unit that ended. The thread runs
+//! a `PASSIVE` checkpoint (it never waits for a reader or a writer, and copies
+//! what no reader still needs) after [`EVERY`] write units, or once writes
+//! stop for [`QUIET`]. The WAL is bounded as before: SQLite restarts it from
+//! its start when a writer begins after a complete checkpoint. The thread ends,
+//! with a last checkpoint, when the pool's last handle to [`Writers`] is
+//! dropped. A checkpoint that fails is logged and tried again at the next one;
+//! durability does not depend on it (each commit is in the WAL).
+
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+
+use super::{DbConn, DbError, Target};
+use crate::turnstile::Turnstile;
+
+/// Write units between two checkpoints: a filing writes some twenty pages,
+/// so about SQLite's own 1,000-page threshold.
+pub const EVERY: u32 = 50;
+
+/// A checkpoint runs once no write unit has ended for this long.
+pub const QUIET: Duration = Duration::from_millis(200);
+
+/// The writers of one SQLite pool: their turnstile (one at a time) and the
+/// checkpointer each tells that it wrote.
+#[derive(Debug)]
+pub struct Writers {
+    /// One writer at a time (see [`crate::turnstile`]).
+    pub gate: Turnstile,
+    wrote: mpsc::Sender<()>,
+}
+
+impl Writers {
+    /// The writers of the SQLite database `target` (a file already opened),
+    /// with their checkpointer thread started on a connection of its own.
+    pub fn start(target: &Target) -> Result<Self, DbError> {
+        let conn = target.reconnect()?;
+        let (wrote, told) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("sqlite-checkpoint".into())
+            .spawn(move || run(conn, &told))
+            .map_err(|e| DbError::Setup(format!("the WAL checkpointer: {e}")))?;
+        Ok(Self {
+            gate: Turnstile::new(),
+            wrote,
+        })
+    }
+
+    /// A write unit of this pool ended (committed or not).
+    pub fn wrote(&self) {
+        // The thread is gone only if it panicked: SQLite's own checkpoint on
+        // close still runs, so nothing more to do.
+        let _ = self.wrote.send(());
+    }
+}
+
+/// The checkpointer's loop (see the module doc).
+fn run(mut conn: DbConn, told: &mpsc::Receiver<()>) {
+    let mut pending = 0u32;
+    loop {
+        let heard = if pending == 0 {
+            told.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            told.recv_timeout(QUIET)
+        };
+        match heard {
+            Ok(()) => {
+                pending += 1;
+                if pending < EVERY {
+                    continue;
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                if pending > 0 {
+                    checkpoint(&mut conn);
+                }
+                return;
+            }
+        }
+        checkpoint(&mut conn);
+        pending = 0;
+    }
+}
+
+fn checkpoint(conn: &mut DbConn) {
+    if let DbConn::Sqlite(c) = conn
+        && let Err(e) = c.batch_execute("PRAGMA wal_checkpoint(PASSIVE)")
+    {
+        tracing::warn!(cause = %e, "a WAL checkpoint failed; the next one tries again");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use diesel::prelude::*;
+    use diesel::sql_types::BigInt;
+
+    use crate::config::Secret;
+    use crate::db::{Db, DbConn, Mode, Target};
+
+    #[derive(QueryableByName)]
+    struct Setting {
+        #[diesel(sql_type = BigInt)]
+        wal_autocheckpoint: i64,
+    }
+
+    fn autocheckpoint(conn: &mut DbConn) -> i64 {
+        diesel::sql_query("PRAGMA wal_autocheckpoint")
+            .get_result::<Setting>(conn)
+            .map(|r| r.wal_autocheckpoint)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_pool_leaves_checkpoints_to_the_thread_and_the_thread_makes_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.db");
+        let url = Secret::new(format!("sqlite://{}", file.display()));
+        let db = Db::open(&url, 2).unwrap();
+
+        // The command line's own connection keeps SQLite's default...
+        let mut own = Target::parse(&url).unwrap().connect().unwrap();
+        assert_eq!(autocheckpoint(&mut own), 1000);
+        drop(own);
+        // ...the pool's do not checkpoint by themselves.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let pool_setting = rt
+            .block_on(db.run_in(Mode::Read, |conn| Ok(autocheckpoint(conn))))
+            .unwrap();
+        assert_eq!(pool_setting, 0);
+
+        rt.block_on(db.run_in(Mode::Write, |conn| {
+            diesel::sql_query("CREATE TABLE filler (b BLOB)").execute(conn)?;
+            Ok(())
+        }))
+        .unwrap();
+        let before = std::fs::metadata(&file).unwrap().len();
+        // Twice EVERY write units of 16 pages each: with no checkpoint the
+        // database file would keep its size and the WAL would hold it all.
+        for _ in 0..2 * super::EVERY {
+            rt.block_on(db.run_in(Mode::Write, |conn| {
+                diesel::sql_query(
+                    "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 16) \
+                     INSERT INTO filler SELECT randomblob(4000) FROM s",
+                )
+                .execute(conn)?;
+                Ok(())
+            }))
+            .unwrap();
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let grown = 2 * u64::from(super::EVERY) * 16 * 4000;
+        while std::fs::metadata(&file).unwrap().len() < before + grown {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no checkpoint copied the WAL into the database file ({} bytes, was {before})",
+                std::fs::metadata(&file).unwrap().len()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
