@@ -34,7 +34,6 @@ use actix_web::{
     rt::net::TcpStream,
     web,
 };
-use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::{Config, SwaggerUi};
 
 use crate::{
@@ -239,8 +238,13 @@ impl Application {
             }
         }
         let auth = Arc::new(AuthState::from_settings(settings)?);
-        let spec = Arc::new(api::openapi());
+        // The document is built once and kept only as its JSON (some 14 MiB
+        // of utoipa's structures when each worker held a copy for Swagger UI).
+        let spec = api::openapi();
         let route_table = web::Data::new(RouteTable::from_openapi(&spec));
+        let spec_json =
+            web::Bytes::from(serde_json::to_vec(&spec).expect("the OpenAPI document serialises"));
+        drop(spec);
         // Bound only now, when the server is about to serve: the kernel accepts
         // connections from here on, and a client (or SIGTERM) must not meet a
         // process that is still migrating.
@@ -267,15 +271,24 @@ impl Application {
 
         let data = web::Data::new(state.clone());
         let make_app = move || {
+            let spec_json = spec_json.clone();
             App::new()
-                .into_utoipa_app()
                 .app_data(data.clone())
                 .app_data(route_table.clone())
-                .configure(api::routes)
-                .into_app()
+                .configure(api::router)
+                .route(
+                    "/openapi.json",
+                    web::get().to(move || {
+                        let body = spec_json.clone();
+                        async move {
+                            HttpResponse::Ok()
+                                .content_type(header::ContentType::json())
+                                .body(body)
+                        }
+                    }),
+                )
                 .service(
                     SwaggerUi::new("/docs/{_:.*}")
-                        .url("/openapi.json", (*spec).clone())
                         // No call to swagger.io's online validator: the page works offline.
                         .config(Config::new(["/openapi.json"]).validator_url("none")),
                 )

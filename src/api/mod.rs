@@ -127,8 +127,25 @@ impl Registry for ServiceConfig<'_> {
     }
 }
 
+/// The router alone (actix's own `ServiceConfig`): what the server's workers
+/// use, so that none of them builds a copy of the OpenAPI document (see
+/// `app::Application`).
+impl Registry for actix_web::web::ServiceConfig {
+    fn service<F>(&mut self, factory: F) -> &mut Self
+    where
+        F: actix_web::dev::HttpServiceFactory + utoipa_actix_web::OpenApiFactory + 'static,
+    {
+        actix_web::web::ServiceConfig::service(self, factory)
+    }
+}
+
 /// Register every operation in the router and the OpenAPI document.
 pub fn routes(cfg: &mut ServiceConfig) {
+    register(cfg);
+}
+
+/// Register every operation in the router only.
+pub fn router(cfg: &mut actix_web::web::ServiceConfig) {
     register(cfg);
 }
 
