@@ -268,9 +268,11 @@ class Run:
                 recs = by_payor.get((m, p), [])
                 want_returns = {r["period"]: r for r in recs if r["kind"] == "filing"}
                 want_pay = {r["id"]: r for r in recs if r["kind"] == "payment"}
+                # The range is of due dates: 2026-Q3's is in October (every
+                # period of PERIODS is due by the end of 2026).
                 st, body, _ = request(server.addr, "GET",
                                       f"/v1/municipalities/{m}/payors/{p}/obligations"
-                                      f"?from=2021-01-01&to=2026-09-30", token=tok)
+                                      f"?from=2021-01-01&to=2026-12-31", token=tok)
                 if st != 200:
                     self.fail(f"obligations of {p}: {st} {body}")
                     continue
