@@ -51,7 +51,7 @@ pub fn page(
 pub fn get(conn: &mut DbConn, tenant: ClientTenant, id: &str) -> QueryResult<Option<ApiClientRow>> {
     of_tenant(tenant)
         .filter(api_clients::id.eq(id.to_owned()))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

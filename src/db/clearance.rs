@@ -53,6 +53,6 @@ pub fn by_code_hash(conn: &mut DbConn, code_hash: &str) -> QueryResult<Option<Ce
     }
     clearance_certificates::table
         .filter(clearance_certificates::code_hash.eq(code_hash))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }

@@ -116,7 +116,7 @@ pub fn get(
     let Some(grant) = disclosure_grants::table
         .filter(disclosure_grants::municipality_id.eq(municipality_id))
         .filter(disclosure_grants::id.eq(id))
-        .first::<DisclosureGrantRow>(conn)
+        .get_result::<DisclosureGrantRow>(conn)
         .optional()?
     else {
         return Ok(None);

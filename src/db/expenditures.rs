@@ -217,7 +217,7 @@ pub fn report(conn: &mut DbConn, zone_id: i64, id: &str) -> QueryResult<Option<R
     rep::table
         .filter(rep::zone_id.eq(zone_id))
         .filter(rep::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -379,7 +379,7 @@ pub fn attachment(
         .filter(att::report_id.eq(report_id))
         .filter(att::id.eq(id))
         .select((AttachmentMeta::as_select(), att::content))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -467,7 +467,7 @@ pub fn inspection(
     let Some(row) = req::table
         .filter(req::zone_id.eq(zone_id))
         .filter(req::id.eq(id))
-        .first::<InspectionRow>(conn)
+        .get_result::<InspectionRow>(conn)
         .optional()?
     else {
         return Ok(None);
@@ -475,7 +475,7 @@ pub fn inspection(
     let answer = ans::table
         .filter(ans::zone_id.eq(zone_id))
         .filter(ans::request_id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     Ok(Some((row, answer)))
 }

@@ -137,7 +137,7 @@ pub fn page(conn: &mut DbConn, tenant: Tenant, q: &GrantQuery) -> QueryResult<Ve
 pub fn get(conn: &mut DbConn, tenant: Tenant, id: &str) -> QueryResult<Option<TenantGrant>> {
     in_table!(tenant, |g, query, Row| query
         .filter(g::id.eq(id.to_owned()))
-        .first::<Row>(conn)
+        .get_result::<Row>(conn)
         .optional()
         .map(|row| row.map(TenantGrant::from)))
 }

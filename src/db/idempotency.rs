@@ -67,7 +67,7 @@ pub fn get(
         .filter(k::municipality_id.eq(municipality_id))
         .filter(k::actor.eq(actor))
         .filter(k::idem_key.eq(key))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

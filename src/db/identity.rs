@@ -36,7 +36,7 @@ pub fn user_by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<UserR
     users::table
         .filter(users::email.eq(email.trim().to_lowercase()))
         .filter(users::deleted_at.is_null())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -45,7 +45,7 @@ pub fn user_by_id(conn: &mut DbConn, id: &str) -> QueryResult<Option<UserRow>> {
     users::table
         .filter(users::id.eq(id))
         .filter(users::deleted_at.is_null())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -192,7 +192,7 @@ pub fn refresh_token_by_digest(
 ) -> QueryResult<Option<RefreshTokenRow>> {
     refresh_tokens::table
         .filter(refresh_tokens::digest.eq(digest))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -223,7 +223,7 @@ pub fn revoke_family(conn: &mut DbConn, family_id: &str) -> QueryResult<usize> {
 pub fn api_client(conn: &mut DbConn, id: &str) -> QueryResult<Option<ApiClientRow>> {
     api_clients::table
         .filter(api_clients::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

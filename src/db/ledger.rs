@@ -354,7 +354,7 @@ pub fn latest_posted_of_kinds(
         .filter(ledger_lines::account.lt(to))
         .filter(ledger_journals::kind.eq_any(kinds))
         .select(diesel::dsl::max(ledger_journals::posted_on))
-        .first(conn)
+        .get_result(conn)
 }
 
 /// The journals with a line on `account` (exactly that name), oldest posting

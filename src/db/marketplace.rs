@@ -37,7 +37,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     r::table
         .filter(r::municipality_id.eq(municipality_id))
         .filter(r::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -43,7 +43,7 @@ pub fn slugs_of(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)
 pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<MunicipalityRow>> {
     municipalities::table
         .filter(municipalities::slug.eq(slug))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -71,7 +71,7 @@ pub fn by_slug_with_zone_on(
             municipalities::all_columns,
             zone_memberships::zone_id.nullable(),
         ))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

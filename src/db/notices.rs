@@ -94,7 +94,7 @@ pub fn document_of(
     notice_documents::table
         .filter(notice_documents::municipality_id.eq(municipality_id))
         .filter(notice_documents::notice_id.eq(notice_id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -128,7 +128,7 @@ pub fn municipality_name(conn: &mut DbConn, municipality_id: i64) -> QueryResult
     municipalities::table
         .filter(municipalities::id.eq(municipality_id))
         .select(municipalities::name)
-        .first(conn)
+        .get_result(conn)
 }
 
 /// Every notice document of a municipality (for `roomtax check`).

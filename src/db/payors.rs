@@ -101,7 +101,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     tenant_payors(municipality_id)
         .select(PAYOR_COLUMNS)
         .filter(payors::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -171,7 +171,7 @@ pub fn touch(
     tenant_payors(municipality_id)
         .select(payors::version)
         .filter(payors::id.eq(id))
-        .first(conn)
+        .get_result(conn)
 }
 
 /// Insert an establishment.
@@ -262,7 +262,7 @@ pub fn establishment(
 ) -> QueryResult<Option<EstablishmentRow>> {
     tenant_establishments(municipality_id)
         .filter(establishments::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -115,7 +115,7 @@ pub fn by_id(
     remittances::table
         .filter(remittances::municipality_id.eq(municipality_id))
         .filter(remittances::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -121,7 +121,7 @@ pub fn spending(
     vehicle_fee_spending::table
         .filter(vehicle_fee_spending::municipality_id.eq(municipality_id))
         .filter(vehicle_fee_spending::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -25,7 +25,7 @@ pub fn live_by_digest(
         .filter(web_sessions::digest.eq(digest))
         .filter(web_sessions::revoked_at.is_null())
         .filter(web_sessions::expires_at.gt(now))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

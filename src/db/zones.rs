@@ -78,7 +78,7 @@ pub fn invitations_to(
 pub fn invitation(conn: &mut DbConn, id: &str) -> QueryResult<Option<InvitationRow>> {
     zone_invitations::table
         .filter(zone_invitations::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -123,7 +123,7 @@ pub fn list(conn: &mut DbConn, after: Option<&str>, limit: i64) -> QueryResult<V
 pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<ZoneRow>> {
     zones::table
         .filter(zones::slug.eq(slug))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -140,12 +140,12 @@ pub fn slugs_of(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)
 
 /// The zone with this id.
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ZoneRow>> {
-    zones::table.find(id).first(conn).optional()
+    zones::table.find(id).get_result(conn).optional()
 }
 
 /// The municipality with this id (invitations name it by id).
 pub fn municipality_by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<MunicipalityRow>> {
-    municipalities::table.find(id).first(conn).optional()
+    municipalities::table.find(id).get_result(conn).optional()
 }
 
 /// The memberships (past and present) of the given zones, with their municipalities.

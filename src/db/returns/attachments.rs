@@ -49,6 +49,6 @@ pub fn get(
         .filter(a::return_id.eq(return_id))
         .filter(a::id.eq(id))
         .select((AttachmentMeta::as_select(), a::content))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }

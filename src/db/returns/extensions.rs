@@ -17,7 +17,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     e::table
         .filter(e::municipality_id.eq(municipality_id))
         .filter(e::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

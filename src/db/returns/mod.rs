@@ -38,7 +38,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     tax_returns::table
         .filter(tax_returns::municipality_id.eq(municipality_id))
         .filter(tax_returns::id.eq(id))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -53,7 +53,7 @@ pub fn of_payor_period(
         .filter(tax_returns::municipality_id.eq(municipality_id))
         .filter(tax_returns::payor_id.eq(payor_id))
         .filter(tax_returns::period.eq(period))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -125,7 +125,7 @@ pub fn assessment_of(
         .filter(return_versions::return_id.eq(return_id))
         .filter(return_versions::version.eq(version))
         .select(return_versions::assessment)
-        .first(conn)
+        .get_result(conn)
 }
 
 /// The stored assessment documents of the given `(return_id, version)`s, in

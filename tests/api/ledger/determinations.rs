@@ -159,7 +159,7 @@ fn notice(app: &TestApp, id: &str) -> (String, Option<String>, String, String, S
             n::cause_id,
             n::content,
         ))
-        .first(&mut owner)
+        .get_result(&mut owner)
         .unwrap()
 }
 
@@ -675,7 +675,7 @@ async fn an_estimate_replaced_by_a_return_filed_later_keeps_its_penalty() {
         m::municipalities
             .filter(m::slug.eq("montello"))
             .select(m::id)
-            .first::<i64>(&mut owner)
+            .get_result::<i64>(&mut owner)
             .unwrap()
     };
     let journal = roomtax::db::ledger::JournalRow {

@@ -651,7 +651,8 @@ async fn refunds_are_append_only_and_the_check_names_one_without_its_journal() {
         }
     }
     // A refund row inserted past the service, with no journal: the check names it.
-    let mut forged: roomtax::db::refunds::RefundRow = refunds::table.first(&mut owner).unwrap();
+    let mut forged: roomtax::db::refunds::RefundRow =
+        refunds::table.get_result(&mut owner).unwrap();
     forged.id = "forged-refund".into();
     diesel::insert_into(refunds::table)
         .values(&forged)

@@ -439,7 +439,7 @@ async fn the_check_names_a_security_event_without_its_journal() {
         use roomtax::db::schema::security_events::dsl::*;
         security_events
             .filter(kind.eq("received"))
-            .first(&mut owner)
+            .get_result(&mut owner)
             .unwrap()
     };
     let forged = roomtax::db::security::EventRow {
