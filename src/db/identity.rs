@@ -21,9 +21,15 @@ use super::{
     },
 };
 
-/// A fresh UUID text id.
+/// A fresh UUID text id, version 7: time-ordered (48 bits of milliseconds,
+/// then 74 random bits), so a new row's key lands beside the last one's in
+/// every index on `id`, instead of on a random page of it as a version 4 id
+/// did: fewer pages read and written by each insert, on both backends. Ids
+/// are names, never secrets (tokens and codes come from `opaque`); what one
+/// shows is when the row was made, to the millisecond, which the record
+/// itself states anyway (`created_at`, `filed_on`).
 pub fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
+    uuid::Uuid::now_v7().to_string()
 }
 
 /// Now, as stored (UTC, naive).

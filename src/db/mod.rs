@@ -417,7 +417,12 @@ where
         ),
         None => None,
     };
-    let mut conn = pool.get()?;
+    // SQLite's write units share the writers' one connection (see
+    // `checkpoint::Writers`): its page cache stays warm between them.
+    let mut conn = match writers {
+        Some(writers) => writers.conn.get()?,
+        None => pool.get()?,
+    };
     let outcome = unit_in(&mut conn, mode, work);
     // Proven only by a unit that ended as it meant to: a failed commit or a
     // lost server leaves the connection to be checked.

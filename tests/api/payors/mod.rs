@@ -160,7 +160,7 @@ async fn a_clerk_registers_reads_updates_and_closes_a_payor() {
     let created: Value = res.json().await.unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(location, payor_path(&id));
-    assert_eq!(uuid::Uuid::parse_str(&id).unwrap().get_version_num(), 4);
+    assert_eq!(uuid::Uuid::parse_str(&id).unwrap().get_version_num(), 7);
     assert_eq!(created["status"], "open");
     assert_eq!(created["establishments"], json!([]));
     assert_eq!(reads_of(&app, "montello", &id), 0, "a write is not a read");
