@@ -212,11 +212,15 @@ pub struct Registrant {
     pub created_at: chrono::NaiveDateTime,
 }
 
-/// Every payor of the municipality after `after`, in id order, as [`Registrant`]s.
+/// Every payor of the municipality after `after`, in id order, as [`Registrant`]s;
+/// with `without_return_for`, only those with no return on file for that period
+/// (the clerk's missing list: the period's returns read by their index in the
+/// database, instead of every payor's obligation computed here).
 pub fn registrants(
     conn: &mut DbConn,
     municipality_id: i64,
     after: Option<&str>,
+    without_return_for: Option<&str>,
 ) -> QueryResult<Vec<Registrant>> {
     let mut query = tenant_payors(municipality_id)
         .select((
@@ -231,6 +235,17 @@ pub fn registrants(
         .into_boxed();
     if let Some(after) = after {
         query = query.filter(payors::id.gt(after.to_owned()));
+    }
+    if let Some(period) = without_return_for {
+        use super::schema::tax_returns as r;
+        query = query.filter(
+            payors::id.ne_all(
+                r::table
+                    .filter(r::municipality_id.eq(municipality_id))
+                    .filter(r::period.eq(period.to_owned()))
+                    .select(r::payor_id),
+            ),
+        );
     }
     query.load(conn)
 }

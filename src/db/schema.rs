@@ -280,6 +280,8 @@ diesel::table! {
 
 // A clerk's view of a period reads the versions of the period's returns.
 diesel::allow_tables_to_appear_in_same_query!(tax_returns, return_versions);
+// ...and, for its missing returns, only the payors with no return for the period.
+diesel::allow_tables_to_appear_in_same_query!(payors, tax_returns);
 
 diesel::table! {
     /// Documents attached to a return (append-only), bytes in the database.

@@ -68,6 +68,12 @@ impl ObligationStatus {
         ObligationStatus::Extended,
     ];
 
+    /// A return is on file (filed on time or late); the other statuses are
+    /// those of a period with none.
+    pub fn is_on_file(self) -> bool {
+        matches!(self, ObligationStatus::Filed | ObligationStatus::FiledLate)
+    }
+
     /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -311,6 +317,16 @@ mod tests {
 
     fn p(text: &str) -> Period {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn only_filed_statuses_have_a_return_on_file() {
+        let on_file: Vec<_> = ObligationStatus::ALL
+            .into_iter()
+            .filter(|s| s.is_on_file())
+            .map(ObligationStatus::as_str)
+            .collect();
+        assert_eq!(on_file, ["filed", "filed_late"]);
     }
 
     /// `obligations` with plain arguments.

@@ -326,7 +326,16 @@ pub fn for_period(
     // What the obligations need of every payor, read once for all of them
     // (one narrow query per kind, not per payor): only the period's own
     // returns and extensions decide its obligation.
-    let payors = db::payors::registrants(conn, ctx.municipality_id, after)?;
+    let key = period.to_string();
+    // A payor with a return on file for the period is never missing (nor
+    // not yet due, nor extended): those lists read only the others.
+    let unfiled_only = status.is_some_and(|s| !s.is_on_file());
+    let payors = db::payors::registrants(
+        conn,
+        ctx.municipality_id,
+        after,
+        unfiled_only.then_some(key.as_str()),
+    )?;
     let history = db::policies::load_history(conn, ctx.municipality_id)?;
     let due = crate::domain::quote::due_date_of(&history, &period).ok_or_else(|| {
         ApiError::Validation(vec![crate::error::FieldError::new(
@@ -342,11 +351,12 @@ pub fn for_period(
         db::payors::first_openings(conn, ctx.municipality_id)?
             .into_iter()
             .collect();
-    let key = period.to_string();
     let mut filed: HashMap<String, Filed> = HashMap::new();
-    for (return_id, payor_id, filed_on) in
-        db::returns::first_filed_in_period(conn, ctx.municipality_id, &key)?
-    {
+    let on_file = match unfiled_only {
+        true => Vec::new(),
+        false => db::returns::first_filed_in_period(conn, ctx.municipality_id, &key)?,
+    };
+    for (return_id, payor_id, filed_on) in on_file {
         filed
             .entry(payor_id)
             .or_default()

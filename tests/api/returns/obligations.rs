@@ -219,3 +219,52 @@ async fn the_csv_pages_with_a_link_that_keeps_the_filters_and_payors_shown_are_l
         "{payors:?}"
     );
 }
+
+/// Each status filter lists exactly the payors the unfiltered view gives that
+/// status, in the same order: the missing, not-yet-due and extended lists read
+/// only the payors with no return for the period, and must lose no one.
+#[actix_web::test]
+async fn every_status_filter_agrees_with_the_whole_view() {
+    let app = spawn_demo_app_at("2026-12-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let list = |query: String| {
+        let (app, clerk) = (&app, &clerk);
+        async move {
+            let res = app
+                .call(Method::GET, &format!("{PERIOD_VIEW}?{query}"))
+                .bearer(clerk)
+                .send()
+                .await;
+            assert_eq!(res.status(), 200, "{query}");
+            let body: Value = res.json().await.unwrap();
+            body["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| {
+                    (
+                        i["payor_id"].as_str().unwrap().to_owned(),
+                        i["obligation"]["status"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        }
+    };
+    let mut seen = 0;
+    for period in ["2025-Q2", "2025-Q4", "2026-Q3", "2026-Q4"] {
+        let whole = list(format!("period={period}")).await;
+        for status in ["filed", "filed_late", "missing", "not_yet_due", "extended"] {
+            let expected: Vec<_> = whole.iter().filter(|(_, s)| s == status).cloned().collect();
+            seen += expected.len();
+            assert_eq!(
+                list(format!("period={period}&status={status}")).await,
+                expected,
+                "{period} {status}"
+            );
+        }
+    }
+    assert!(
+        seen >= 8,
+        "the demo gives these periods payors to list ({seen})"
+    );
+}
