@@ -68,6 +68,16 @@ def proc_status(pid):
     return out
 
 
+def cpu_seconds(pid):
+    """The server's CPU time so far (user + system, every thread), seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return [float(x) for x in f.read().split()[:3]]
@@ -266,11 +276,11 @@ def markdown(result):
              f"{result['seed']['size']['payors_per_municipality']} payors, "
              f"{result['seed']['returns']} returns, {result['seed']['payments']} payments, "
              f"{result['seed']['remittances']} remittances in {result['seed']['seconds']} s.", "",
-             "| scenario | requests/s | of /healthz | p50 ms | p90 ms | p99 ms | at half peak: requests/s | p99 ms | non-2xx | socket errors | RSS MiB after | peak RSS MiB |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| scenario | requests/s | of /healthz | server CPU µs/request | p50 ms | p90 ms | p99 ms | at half peak: requests/s | p99 ms | non-2xx | socket errors | RSS MiB after | peak RSS MiB |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for s in result["scenarios"]:
         if "error" in s:
-            lines.append(f"| {s['name']} | {s['error']} | | | | | | | | | | |")
+            lines.append(f"| {s['name']} | {s['error']} | | | | | | | | | | | |")
             continue
         e = s["errors"]
         sock = e["connect"] + e["read"] + e["write"] + e["timeout"]
@@ -279,7 +289,7 @@ def markdown(result):
                 f"{h['rps']:.0f} | {ms(h['latency_us']['p99'])}")
         lines.append(
             f"| {s['name']} | {s['rps']:.0f} | {s['ratio_to_healthz'] * 100:.1f} % | "
-            f"{ms(s['latency_us']['p50'])} | {ms(s['latency_us']['p90'])} | "
+            f"{s.get('server_cpu_us_per_request', '?')} | {ms(s['latency_us']['p50'])} | {ms(s['latency_us']['p90'])} | "
             f"{ms(s['latency_us']['p99'])} | {half} | {e['status']} | {sock} | "
             f"{s['memory'].get('VmRSS', '?')} | {s['memory'].get('VmHWM', '?')} |")
     pg = result.get("pgbench")
@@ -347,9 +357,16 @@ def main():
                 signed = write_lua(data, server.addr, report, payors, run_id)
             settle(server.addr)
             log(f"{name}: {what}")
+            cpu_before = cpu_seconds(pid)
             r = run_wrk(args, server.addr, script, data, name,
                         index_base=report["writes_used"].get(name, 0))
+            cpu_after = cpu_seconds(pid)
             r.update({"name": name, "what": what, "memory": proc_status(pid)})
+            if cpu_before is not None and cpu_after is not None and r.get("requests"):
+                # The server's own CPU per request: steadier than requests/s on a
+                # shared machine (wrk's CPU and other load are not in it).
+                r["server_cpu_us_per_request"] = round(
+                    (cpu_after - cpu_before) * 1e6 / r["requests"], 1)
             result["scenarios"].append(r)
             if "error" in r:
                 log(f"  {r['error']}")

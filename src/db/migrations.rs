@@ -60,3 +60,12 @@ pub fn revert_all(conn: &mut DbConn) -> Result<usize, BoxError> {
         DbConn::Pg(c) => c.revert_all_migrations(POSTGRES).map(|v| v.len()),
     }
 }
+
+/// Revert the last applied migration (a test of a migration's copy of
+/// existing rows reverts it and applies it again on a populated database).
+pub fn revert_last(conn: &mut DbConn) -> Result<(), BoxError> {
+    match conn {
+        DbConn::Sqlite(c) => c.revert_last_migration(SQLITE).map(|_| ()),
+        DbConn::Pg(c) => c.revert_last_migration(POSTGRES).map(|_| ()),
+    }
+}

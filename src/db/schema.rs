@@ -275,6 +275,8 @@ diesel::table! {
         filing -> Text,
         assessment -> Text,
         created_at -> Timestamp,
+        due_date -> Date,
+        filing_due_date -> Date,
     }
 }
 

@@ -77,8 +77,11 @@ pub fn versions(
 }
 
 /// A version without its stored documents: what the ledger's terms and the
-/// previous year's tax need of every version of a payor's returns.
-#[derive(Debug, Clone, Queryable)]
+/// previous year's tax need of every version of a payor's returns. Every
+/// column is in the index `return_versions_terms`, so reading these never
+/// reads a version's row (about 6 KB with its documents).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = return_versions)]
 pub struct VersionSummary {
     /// The return.
     pub return_id: String,
@@ -88,28 +91,33 @@ pub struct VersionSummary {
     pub tax_cents: i64,
     /// When it was stored.
     pub created_at: chrono::NaiveDateTime,
+    /// Its assessment's due date (interest runs from it).
+    pub due_date: NaiveDate,
+    /// Its assessment's filing due date (extended when an extension was granted).
+    pub filing_due_date: NaiveDate,
 }
 
-/// [`VersionSummary`] of every version of `return_ids`, by return, the
-/// original first (the columns alone: no filing or assessment document).
-pub fn version_summaries_of_many(
+/// [`VersionSummary`] of every version of every return of one payor, by
+/// return, the original first. The payor's returns are a subquery, so the
+/// statement is the same text for every payor and stays prepared (a list of
+/// ids would be a new statement for each count of ids).
+pub fn version_summaries_of_payor(
     conn: &mut DbConn,
     municipality_id: i64,
-    return_ids: &[String],
+    payor_id: &str,
 ) -> QueryResult<Vec<VersionSummary>> {
+    let returns = tax_returns::table
+        .filter(tax_returns::municipality_id.eq(municipality_id))
+        .filter(tax_returns::payor_id.eq(payor_id))
+        .select(tax_returns::id);
     return_versions::table
         .filter(return_versions::municipality_id.eq(municipality_id))
-        .filter(return_versions::return_id.eq_any(return_ids))
+        .filter(return_versions::return_id.eq_any(returns))
         .order((
             return_versions::return_id.asc(),
             return_versions::version.asc(),
         ))
-        .select((
-            return_versions::return_id,
-            return_versions::version,
-            return_versions::tax_cents,
-            return_versions::created_at,
-        ))
+        .select(VersionSummary::as_select())
         .load(conn)
 }
 
@@ -126,37 +134,6 @@ pub fn assessment_of(
         .filter(return_versions::version.eq(version))
         .select(return_versions::assessment)
         .get_result(conn)
-}
-
-/// The stored assessment documents of the given `(return_id, version)`s, in
-/// one query (a statement needs one version of each of a payor's returns):
-/// `(return_id, version, document)`, in no particular order.
-pub fn assessments_of_many(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    wanted: &[(&str, i64)],
-) -> QueryResult<Vec<(String, i64, String)>> {
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<String> = wanted.iter().map(|(id, _)| (*id).to_owned()).collect();
-    let versions: Vec<i64> = wanted.iter().map(|(_, v)| *v).collect();
-    // Both lists filter in SQL (a return amended twice still sends back only
-    // the versions some wanted pair names); the pairs are matched exactly here.
-    let rows: Vec<(String, i64, String)> = return_versions::table
-        .filter(return_versions::municipality_id.eq(municipality_id))
-        .filter(return_versions::return_id.eq_any(ids))
-        .filter(return_versions::version.eq_any(versions))
-        .select((
-            return_versions::return_id,
-            return_versions::version,
-            return_versions::assessment,
-        ))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .filter(|(id, v, _)| wanted.iter().any(|(w, wv)| w == id && wv == v))
-        .collect())
 }
 
 /// `(return_id, first filed_on)` of each of `return_ids` that has a version:

@@ -40,6 +40,12 @@ pub struct VersionRow {
     /// JSON: the engine's assessment of this version.
     pub assessment: String,
     pub created_at: NaiveDateTime,
+    /// The assessment's due date (interest runs from it), copied from
+    /// `assessment` so the ledger's terms read it without the document.
+    pub due_date: NaiveDate,
+    /// The assessment's filing due date (extended when an extension was
+    /// granted), copied likewise.
+    pub filing_due_date: NaiveDate,
 }
 
 /// An attachment's record without its bytes (selected by its field names:

@@ -12,6 +12,8 @@
 //!   or TRUNCATE on them;
 //! - every journal has lines, and its lines sum to zero;
 //! - every journal's kind and cause, and every line's account, parse;
+//! - every version's due-date columns are its stored assessment's dates (the
+//!   ledger's terms read the columns);
 //! - every version of every return has its journal, and that journal posts
 //!   exactly what the version's stored assessment says
 //!   (`domain::ledger::return_version_journal`); no return-version journal
@@ -236,7 +238,7 @@ pub fn run(conn: &mut DbConn) -> Result<CheckReport, ApiError> {
         (
             totals.version_faults,
             format!(
-                "{} version(s) of {} return(s) each have their journal, posting what the version assessed",
+                "{} version(s) of {} return(s) each have their journal, posting what the version assessed, and their assessment's due dates",
                 totals.versions, totals.returns
             ),
         ),
@@ -380,6 +382,18 @@ fn check_municipality(
             continue;
         };
         let record = VersionRecord::from_row(row)?;
+        let assessed = &record.assessed.assessment;
+        if (record.row.due_date, record.row.filing_due_date)
+            != (assessed.due_date, assessed.filing_due_date)
+        {
+            report.broken.push(format!(
+                "{name}: its due dates ({}, filing {}) are not its assessment's ({}, filing {})",
+                record.row.due_date,
+                record.row.filing_due_date,
+                assessed.due_date,
+                assessed.filing_due_date
+            ));
+        }
         let expected = super::journal_of_version(
             payor_id,
             &record.row,

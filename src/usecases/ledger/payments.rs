@@ -186,14 +186,12 @@ pub(crate) fn terms_stored_by(
 ) -> Result<BTreeMap<Period, PeriodTerms>, ApiError> {
     let municipality_id = terms.payor.municipality_id;
     let payor_id = terms.payor.id.as_str();
-    // The payor's returns and their versions' figures, read once for every
-    // period (the documents stay in the database: only the latest version's
-    // due dates are read of its assessment).
+    // The payor's returns and their versions' figures (due dates included),
+    // read once for every period from the index `return_versions_terms`:
+    // never a version's stored documents.
     let headers = db::returns::of_payor(conn, municipality_id, payor_id)?;
-    let ids: Vec<String> = headers.iter().map(|h| h.id.clone()).collect();
-    let versions = db::returns::version_summaries_of_many(conn, municipality_id, &ids)?;
-    // The latest version (then) of each period's return, and their stored
-    // assessments in one query (only their due dates are read).
+    let versions = db::returns::version_summaries_of_payor(conn, municipality_id, payor_id)?;
+    // The latest version (then) of each period's return.
     let latest: Vec<(Period, Option<&db::returns::VersionSummary>)> = book
         .periods
         .keys()
@@ -208,11 +206,6 @@ pub(crate) fn terms_stored_by(
             (*period, latest)
         })
         .collect();
-    let wanted: Vec<(&str, i64)> = latest
-        .iter()
-        .filter_map(|(_, v)| v.map(|v| (v.return_id.as_str(), v.version)))
-        .collect();
-    let documents = db::returns::assessments_of_many(conn, municipality_id, &wanted)?;
     let mut out = BTreeMap::new();
     for (period, latest) in latest {
         let Some(latest) = latest else {
@@ -225,12 +218,7 @@ pub(crate) fn terms_stored_by(
             }
             continue;
         };
-        let document = documents
-            .iter()
-            .find(|(id, v, _)| *id == latest.return_id && *v == latest.version)
-            .map(|(_, _, d)| d.as_str())
-            .ok_or_else(|| ApiError::internal("a return version's assessment is missing"))?;
-        let (due_date, filing_due_date) = crate::usecases::returns::stored_due_dates(document)?;
+        let (due_date, filing_due_date) = (latest.due_date, latest.filing_due_date);
         let policy = terms.history.governing(&period).map_err(domain)?.clone();
         out.insert(
             period,

@@ -213,6 +213,8 @@ fn insert_version(
         assessment: serde_json::to_string(&v.assessed)
             .map_err(|e| ApiError::internal(e.to_string()))?,
         created_at: Utc::now().naive_utc().trunc_subsecs(6),
+        due_date: v.assessed.assessment.due_date,
+        filing_due_date: v.assessed.assessment.filing_due_date,
     };
     db::returns::insert_version(conn, &row).map_err(|e| match e {
         diesel::result::Error::DatabaseError(

@@ -27,7 +27,6 @@ pub mod filing;
 pub mod reading;
 mod stored;
 
-pub(crate) use stored::stored_due_dates;
 pub use stored::{ReturnRecord, StoredFiling, VersionRecord};
 
 use crate::{
@@ -125,15 +124,17 @@ pub(crate) fn previous_year_tax_of(
     stored_by: Option<chrono::NaiveDateTime>,
 ) -> Result<Option<Money>, ApiError> {
     let periods = previous_year_quarters(period);
-    let ids: Vec<String> = headers
+    let Some(payor_id) = headers
         .iter()
-        .filter(|h| periods.contains(&h.period))
-        .map(|h| h.id.clone())
-        .collect();
-    if ids.is_empty() {
+        .find(|h| periods.contains(&h.period))
+        .map(|h| h.payor_id.as_str())
+    else {
         return Ok(None);
-    }
-    let versions = db::returns::version_summaries_of_many(conn, municipality_id, &ids)?;
+    };
+    // Every version of the payor's returns, from the index alone (a few a
+    // year): one prepared statement, where a list of the previous year's ids
+    // would be prepared again for each count of them.
+    let versions = db::returns::version_summaries_of_payor(conn, municipality_id, payor_id)?;
     Ok(previous_year_tax_in(headers, &versions, period, stored_by))
 }
 

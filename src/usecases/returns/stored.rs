@@ -49,27 +49,6 @@ pub struct StoredAssessment {
     pub reconciliation: Option<Reconciliation>,
 }
 
-/// The due dates of a stored assessment document, read without building the
-/// rest of it (its lines, explanations and citations): what the ledger's
-/// terms of a period need of the latest version.
-pub(crate) fn stored_due_dates(document: &str) -> Result<(NaiveDate, NaiveDate), ApiError> {
-    #[derive(Deserialize)]
-    struct Dates {
-        due_date: NaiveDate,
-        filing_due_date: NaiveDate,
-    }
-    #[derive(Deserialize)]
-    struct Stored {
-        assessment: Dates,
-    }
-    let stored: Stored = serde_json::from_str(document)
-        .map_err(|e| ApiError::internal(format!("stored assessment does not parse: {e}")))?;
-    Ok((
-        stored.assessment.due_date,
-        stored.assessment.filing_due_date,
-    ))
-}
-
 /// One version, read back.
 #[derive(Debug, Clone)]
 pub struct VersionRecord {

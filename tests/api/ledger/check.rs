@@ -3,7 +3,7 @@
 use diesel::prelude::*;
 use roomtax::{
     config::Secret,
-    db::{Target, ledger::LineRow, schema::ledger_lines},
+    db::{Target, ledger::LineRow, migrations, schema::ledger_lines},
 };
 
 use super::{all_lines, roomtax, sums};
@@ -81,6 +81,63 @@ fn check_passes_on_the_demo_and_names_a_tampered_journal() {
     );
     assert!(stderr.contains(&named), "{stderr}");
     assert!(!stdout.contains("ledger check passed"));
+}
+
+#[test]
+fn the_version_due_dates_are_copied_from_their_documents_and_checked() {
+    let db = TestDb::create();
+    let out = roomtax(&db, &["demo"]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let owner_url = db.owner_url().unwrap_or(db.url()).to_owned();
+    let mut owner = Target::parse(&Secret::new(&owner_url))
+        .and_then(|t| t.connect())
+        .unwrap();
+    // The migration that added the columns, undone and applied again on the
+    // demo's versions: it copies each one's dates from its assessment.
+    migrations::revert_last(&mut owner).unwrap();
+    assert_eq!(migrations::run(&mut owner).unwrap(), 1);
+    let out = roomtax(&db, &["check"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("and their assessment's due dates"),
+        "{stdout}"
+    );
+
+    // A version whose column disagrees with its document is named (the
+    // append-only guard lifted past the service for the tampering).
+    let (lift, restore) = if db.backend() == "postgres" {
+        (
+            "ALTER TABLE return_versions DISABLE TRIGGER return_versions_append_only",
+            "ALTER TABLE return_versions ENABLE TRIGGER return_versions_append_only",
+        )
+    } else {
+        (
+            "DROP TRIGGER return_versions_no_update",
+            "CREATE TRIGGER return_versions_no_update BEFORE UPDATE ON return_versions \
+             BEGIN SELECT RAISE(ABORT, 'return_versions is append-only'); END",
+        )
+    };
+    diesel::sql_query(lift).execute(&mut owner).unwrap();
+    let changed = diesel::sql_query(
+        "UPDATE return_versions SET due_date = '2001-02-03' \
+         WHERE return_id = (SELECT MIN(return_id) FROM return_versions) AND version = 1",
+    )
+    .execute(&mut owner)
+    .unwrap();
+    assert_eq!(changed, 1);
+    diesel::sql_query(restore).execute(&mut owner).unwrap();
+    let out = roomtax(&db, &["check"]);
+    let (stdout, _) = text(&out);
+    assert!(
+        !out.status.success(),
+        "a tampered due date passed: {stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("BROKEN: ")
+            && l.contains("version 1: its due dates (2001-02-03, filing ")),
+        "{stdout}"
+    );
 }
 
 #[test]
