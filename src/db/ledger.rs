@@ -14,6 +14,8 @@ use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
 
+use crate::domain::ledger::JournalKind;
+
 use super::{
     DbConn, insert_row,
     schema::{ledger_journals, ledger_lines, return_versions, tax_returns},
@@ -71,21 +73,25 @@ pub fn of_cause(
         .load(conn)
 }
 
-/// The journals posted by any of `cause_ids` (of one `cause_type`), oldest
-/// first: [`of_cause`] for many causes in one query.
-pub fn of_causes(
+/// The `payment_reversed` journals of the payor's payments, oldest first.
+/// The payments are a subquery, so the statement is one text for every
+/// payor and stays prepared, and only reversals are read (by the unique
+/// index on cause and kind), never the payments' own journals.
+pub fn payment_reversals_of_payor(
     conn: &mut DbConn,
     municipality_id: i64,
-    cause_type: &str,
-    cause_ids: &[String],
+    payor_id: &str,
 ) -> QueryResult<Vec<JournalRow>> {
-    if cause_ids.is_empty() {
-        return Ok(Vec::new());
-    }
+    use super::schema::payments;
+    let of_payor = payments::table
+        .filter(payments::municipality_id.eq(municipality_id))
+        .filter(payments::payor_id.eq(payor_id))
+        .select(payments::id);
     ledger_journals::table
         .filter(ledger_journals::municipality_id.eq(municipality_id))
-        .filter(ledger_journals::cause_type.eq(cause_type))
-        .filter(ledger_journals::cause_id.eq_any(cause_ids.to_vec()))
+        .filter(ledger_journals::cause_type.eq("payment"))
+        .filter(ledger_journals::cause_id.eq_any(of_payor))
+        .filter(ledger_journals::kind.eq(JournalKind::PaymentReversed.as_str()))
         .order(ledger_journals::created_at.asc())
         .load(conn)
 }

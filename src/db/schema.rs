@@ -396,6 +396,8 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(ledger_journals, ledger_lines);
+// A statement reads the reversals of the payor's payments.
+diesel::allow_tables_to_appear_in_same_query!(ledger_journals, payments);
 
 diesel::table! {
     /// Written notices (append-only): the document's content as JSON.

@@ -30,7 +30,7 @@ use crate::{
     domain::{
         Line, Money, Period,
         compute::interest,
-        ledger::{Component, ComponentBook, JournalKind},
+        ledger::{Component, ComponentBook},
         registry::Invalid,
     },
     error::{ApiError, FieldError},
@@ -301,11 +301,11 @@ pub(crate) fn compute(
         .filter(|row| row.received_on <= as_of)
         .collect();
     // Their reversals to the date, read for all of them at once.
-    let ids: Vec<String> = received.iter().map(|row| row.id.clone()).collect();
-    let reversals: Vec<_> = db::ledger::of_causes(conn, municipality_id, "payment", &ids)?
-        .into_iter()
-        .filter(|j| j.kind == JournalKind::PaymentReversed.as_str() && j.posted_on <= as_of)
-        .collect();
+    let reversals: Vec<_> =
+        db::ledger::payment_reversals_of_payor(conn, municipality_id, payor_id)?
+            .into_iter()
+            .filter(|j| j.posted_on <= as_of)
+            .collect();
     let payments = received
         .into_iter()
         .map(|row| {
