@@ -30,12 +30,14 @@ use crate::turnstile::Turnstile;
 
 /// Write units between two checkpoints. A filing writes some forty pages to
 /// the WAL, a batch of the access log's appender a few: 200 units keep the
-/// WAL to about 8,000 pages (32 MiB) under filings. Raised from 50
-/// (measured, bench/results 2026-12-06 session 31: the statement's server
-/// CPU per request fell by about 15 %, whose appender batches each counted
-/// as a unit; filings and payments within the runs' spread): a page written
-/// by many units in a row (an index's last leaf) is copied once a checkpoint,
-/// and each checkpoint's sync is paid a quarter as often.
+/// WAL to about 8,000 pages (32 MiB) under filings. Raised from 50: a page
+/// written by many units in a row (an index's last leaf) is copied once a
+/// checkpoint, and each checkpoint's sync is paid a quarter as often. Under
+/// the statement's load each batch of the access log's appender is a unit.
+/// Measured (bench/results, 2026-12-06 session 31): the statement's server
+/// CPU per request went from 621 / 576 to 529 / 496 µs in two rounds, but
+/// four later rounds of the same binary gave 558 to 715 µs, so the gain is
+/// not shown beyond the day's spread; filings and payments did not move.
 pub const EVERY: u32 = 200;
 
 /// A checkpoint runs once no write unit has ended for this long.
