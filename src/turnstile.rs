@@ -1,7 +1,8 @@
 //! A gate that lets a given number of blocking threads through at once and
 //! wakes the next waiter as soon as one leaves: the Argon2 computations
 //! (`auth::password`, as many as there are cores) and the writers of a
-//! SQLite database (`db::Db`, one at a time).
+//! SQLite database (`db::Db`, one at a time: the service's write units, which
+//! run on the writers' own thread, and the access log's appender).
 //!
 //! Why not the database's own waiting for SQLite: a writer that finds the
 //! write lock taken is put to sleep by SQLite's busy handler for 1, 2, 5, 10

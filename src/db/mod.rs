@@ -395,8 +395,9 @@ where
     outcome.map(|value| (value, deferred))
 }
 
-/// A unit of work on a connection of `pool`, on this (blocking) thread: first,
-/// for a write unit on SQLite, its turn at the `writers`' turnstile (see
+/// A unit of work on a connection of `pool`, on this thread (a blocking
+/// thread; the writers' own for the service's SQLite write units): first, for
+/// a write unit on SQLite, its turn at the `writers`' turnstile (see
 /// [`Db::run_in`]). The connection is proven (see [`Manager`]) by a unit that
 /// ended as it meant to.
 pub(crate) fn pooled_unit<T, F>(
@@ -638,17 +639,35 @@ impl Db {
         let request = crate::request_context::current();
         // SQLite takes one writer at a time. Its own wait for the write lock
         // (the busy handler) sleeps between tries, up to 100 ms however soon
-        // the lock is free; a write unit of this pool therefore waits here,
-        // before it takes a connection, and starts as soon as the last one
-        // ends (see `crate::turnstile`). Other processes on the same file (the
-        // command line) still meet the busy timeout.
+        // the lock is free; a write unit of this pool therefore waits in the
+        // process instead: queued for the writers' thread, where it also takes
+        // its turn at the turnstile it shares with the access log's appender
+        // (see `crate::turnstile`), and starts as soon as the last one ends.
+        // Other processes on the same file (the command line) still meet the
+        // busy timeout.
         let writers = self.writers.clone().filter(|_| mode == Mode::Write);
-        let (value, deferred) = tokio::task::spawn_blocking(move || {
-            crate::request_context::within(request, || {
-                pooled_unit(&pool, writers.as_deref(), mode, work)
-            })
-        })
-        .await??;
+        let (value, deferred) = match writers {
+            // SQLite's write units run on the writers' own thread, one after
+            // another (see `checkpoint::Writers::submit`).
+            Some(writers) => {
+                let (done, outcome) = tokio::sync::oneshot::channel();
+                let on = writers.clone();
+                writers.submit(Box::new(move || {
+                    let _ = done.send(crate::request_context::within(request, || {
+                        pooled_unit(&pool, Some(&on), mode, work)
+                    }));
+                }))?;
+                outcome.await.map_err(|_| {
+                    ApiError::internal("a write unit ended without an answer (it panicked)")
+                })??
+            }
+            None => {
+                tokio::task::spawn_blocking(move || {
+                    crate::request_context::within(request, || pooled_unit(&pool, None, mode, work))
+                })
+                .await??
+            }
+        };
         // A read unit's log entries are committed before its records leave.
         self.appender.append(deferred).await?;
         Ok(value)
