@@ -20,11 +20,15 @@
 //! dropped. A checkpoint that fails is logged and tried again at the next one;
 //! durability does not depend on it (each commit is in the WAL).
 
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{
+    Arc,
+    mpsc::{self, RecvTimeoutError},
+};
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
 
+use super::writer::Job;
 use super::{DbConn, DbError, Manager, Target};
 use crate::error::ApiError;
 use crate::turnstile::Turnstile;
@@ -40,9 +44,6 @@ use crate::turnstile::Turnstile;
 /// four later rounds of the same binary gave 558 to 715 µs, so the gain is
 /// not shown beyond the day's spread; filings and payments did not move.
 pub const EVERY: u32 = 200;
-
-/// The name of the thread the service's SQLite write units run on.
-pub const WRITER_THREAD: &str = "sqlite-writer";
 
 /// A checkpoint runs once no write unit has ended for this long.
 pub const QUIET: Duration = Duration::from_millis(200);
@@ -62,7 +63,7 @@ pub const QUIET: Duration = Duration::from_millis(200);
 #[derive(Debug)]
 pub struct Writers {
     /// One writer at a time (see [`crate::turnstile`]).
-    pub gate: Turnstile,
+    pub gate: Arc<Turnstile>,
     /// The connection every write unit of the pool uses: a pool of one, so a
     /// connection left broken is replaced as the pool replaces its own.
     pub conn: r2d2::Pool<Manager>,
@@ -70,9 +71,6 @@ pub struct Writers {
     /// The queue of the writers' thread (see [`Writers::submit`]).
     jobs: mpsc::Sender<Job>,
 }
-
-/// A write unit for the writers' thread: it runs the unit and sends its outcome.
-pub type Job = Box<dyn FnOnce() + Send>;
 
 impl Writers {
     /// The writers of the SQLite database `target` (a file already opened),
@@ -93,37 +91,28 @@ impl Writers {
                 target: target.clone(),
                 checkpoints_elsewhere: true,
             });
+        let gate = Arc::new(Turnstile::new());
+        let shared = super::writer::Shared {
+            gate: gate.clone(),
+            conn: writer.clone(),
+            wrote: wrote.clone(),
+        };
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new()
-            .name(WRITER_THREAD.into())
-            .spawn(move || {
-                // A unit that panics loses its answer (its caller gets a 500),
-                // not the thread: the next unit runs as before.
-                for job in queue {
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-                }
-            })
+            .name(super::writer::THREAD.into())
+            .spawn(move || super::writer::run(&shared, &queue))
             .map_err(|e| DbError::Setup(format!("the writers' thread: {e}")))?;
         Ok(Self {
-            gate: Turnstile::new(),
+            gate,
             conn: writer,
             wrote,
             jobs,
         })
     }
 
-    /// Queue a write unit for the writers' thread, which runs the service's
-    /// write units one after another, in the order they came.
-    ///
-    /// Why a thread of their own, instead of each unit on a blocking thread of
-    /// its request taking its turn at the turnstile: SQLite runs one writer at
-    /// a time, so filings per second are one over the time a write unit holds
-    /// that turn, and under load about half of that turn was not the unit's own
-    /// work: the next writer, woken when the last left, waited to be scheduled
-    /// on a machine whose two cores were busy with requests being parsed and
-    /// answered. Here the next unit is already queued when one ends and runs
-    /// at once, on a thread whose page cache and code are warm. The turnstile
-    /// stays for the access log's appender, which writes on its own thread.
+    /// Queue a write unit for the writers' thread (see [`super::writer`]),
+    /// which runs the service's write units in the order they came and
+    /// commits those that queue up together.
     pub fn submit(&self, job: Job) -> Result<(), ApiError> {
         self.jobs
             .send(job)
@@ -307,14 +296,14 @@ mod tests {
                 Ok(std::thread::current().name().map(str::to_owned))
             }))
             .unwrap();
-        assert_eq!(thread.as_deref(), Some(super::WRITER_THREAD));
+        assert_eq!(thread.as_deref(), Some(crate::db::writer::THREAD));
         // Reads stay on the blocking pool.
         let reader = rt
             .block_on(db.run_in(Mode::Read, |_| {
                 Ok(std::thread::current().name().map(str::to_owned))
             }))
             .unwrap();
-        assert_ne!(reader.as_deref(), Some(super::WRITER_THREAD));
+        assert_ne!(reader.as_deref(), Some(crate::db::writer::THREAD));
 
         // A unit that panics is a 500 for its caller, and rolled back...
         let panicked = rt.block_on(db.run_in(Mode::Write, |conn| -> Result<(), _> {
