@@ -26,7 +26,7 @@
 //! - a batch ends at the first unit whose work failed (its error might have
 //!   ended SQLite's transaction: an I/O error or a full disk does), at a
 //!   unit that panicked (its savepoint rolled back; its caller gets a 500),
-//!   after [`MOST`] units, or when the queue is empty.
+//!   after [`MOST`] units or [`BUDGET`] of time, or when the queue is empty.
 
 use std::num::NonZeroU32;
 use std::sync::{Arc, mpsc};
@@ -44,6 +44,11 @@ pub const THREAD: &str = "sqlite-writer";
 /// Units committed together at most: the first of a batch waits for the last
 /// (about a millisecond each for a filing) before it is answered.
 pub const MOST: usize = 16;
+
+/// No unit joins a batch that has run this long: what the first unit of a
+/// batch may wait for the others, bounded. With 16 units of a millisecond
+/// each, payments at half the peak rate had a p99 of 27 ms.
+pub const BUDGET: std::time::Duration = std::time::Duration::from_millis(4);
 
 /// A write unit. Given the batch's connection (inside the batch's
 /// transaction), it runs its work in a savepoint and says whether the work
@@ -92,6 +97,7 @@ fn batch(shared: &Shared, first: Job, queue: &mpsc::Receiver<Job>) {
     if let Err(e) = began {
         return refuse(first, e.into());
     }
+    let started = Instant::now();
     let mut finishes = Vec::new();
     let mut intact = true;
     let mut next = Some(first);
@@ -112,7 +118,7 @@ fn batch(shared: &Shared, first: Job, queue: &mpsc::Receiver<Job>) {
                 false
             }
         };
-        if go_on && finishes.len() < MOST {
+        if go_on && finishes.len() < MOST && started.elapsed() < BUDGET {
             next = queue.try_recv().ok();
         }
     }
