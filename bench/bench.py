@@ -154,6 +154,12 @@ def write_lua(path, addr, report, payors, run_id):
 FILING_PERIODS = 3
 
 
+def filings_left(args, npayors, base):
+    """(payor, period) pairs not yet filed once indices up to `base` are used, less a
+    margin of two requests a connection that wrk may have in flight."""
+    return npayors * FILING_PERIODS - base - 2 * args.clients
+
+
 def half_peak(args, addr, script, data, name, peak, npayors):
     """The pass at half the peak rate. Each of the clients must send a request every
     period = 2 * clients / peak seconds; wrk's delay() is the wait between an answer
@@ -168,7 +174,7 @@ def half_peak(args, addr, script, data, name, peak, npayors):
         # Each (payor, period) is filed once: the calibration and a pass of at
         # least a second at half the rate must fit in what the first pass left,
         # or the pass would refile pairs (409s). Better no figure than a false one.
-        left = npayors * FILING_PERIODS - base - 2 * args.clients
+        left = filings_left(args, npayors, base)
         if left < 3 * peak["rps"] / 2:
             return {"error": f"no half-peak pass: {max(left, 0)} unfiled returns left after the "
                              f"first pass; use a larger --scale or a shorter --duration"}
@@ -183,7 +189,7 @@ def half_peak(args, addr, script, data, name, peak, npayors):
     if name == "filing":
         # Only so many returns are left to file: a shorter pass rather than
         # filings refused as already filed (a small scale on a fast machine).
-        left = npayors * FILING_PERIODS - base - 2 * args.clients
+        left = filings_left(args, npayors, base)
         duration = max(1, min(args.duration, int(0.8 * left / max(peak["rps"] / 2, 1))))
     settle(addr)
     h = run_wrk(args, addr, script, data, f"{name}-half", pace_ms=pace,

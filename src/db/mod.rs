@@ -415,19 +415,8 @@ where
     use diesel::connection::TransactionManager;
     <DbConn as TransactionManager<DbConn>>::begin_transaction(conn)?;
     let outer = unit::open(false);
-    let outcome = match work(conn) {
-        Ok(value) => <DbConn as TransactionManager<DbConn>>::commit_transaction(conn)
-            .map(|()| value)
-            .map_err(ApiError::from),
-        Err(err) => {
-            if let Err(rollback) =
-                <DbConn as TransactionManager<DbConn>>::rollback_transaction(conn)
-            {
-                tracing::warn!(cause = %rollback, "rollback to a savepoint failed");
-            }
-            Err(err)
-        }
-    };
+    let outcome = work(conn);
+    let outcome = end_transaction(conn, outcome);
     let deferred = unit::close(outer);
     outcome.map(|value| (value, deferred))
 }
@@ -490,7 +479,15 @@ where
             <DbConn as TransactionManager<DbConn>>::begin_transaction(conn)?
         }
     }
-    match work(conn) {
+    let outcome = work(conn);
+    end_transaction(conn, outcome)
+}
+
+/// End the innermost transaction (or savepoint) that `outcome` ran in:
+/// committed (released) when it succeeded, rolled back when it failed.
+fn end_transaction<T>(conn: &mut DbConn, outcome: Result<T, ApiError>) -> Result<T, ApiError> {
+    use diesel::connection::TransactionManager;
+    match outcome {
         Ok(value) => {
             <DbConn as TransactionManager<DbConn>>::commit_transaction(conn)?;
             Ok(value)

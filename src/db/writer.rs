@@ -153,21 +153,11 @@ fn batch(shared: &Shared, first: Job, queue: &mpsc::Receiver<Job>) {
 /// After a unit panicked: roll back its savepoint if it was left open. `true`
 /// when the batch's transaction is as the unit found it.
 fn roll_back_open_savepoint(conn: &mut DbConn) -> bool {
-    type Manager = AnsiTransactionManager;
-    let DbConn::Sqlite(c) = conn else {
-        return false;
-    };
-    let depth =
-        <Manager as TransactionManager<diesel::SqliteConnection>>::transaction_manager_status_mut(
-            c,
-        )
+    let depth = <DbConn as TransactionManager<DbConn>>::transaction_manager_status_mut(conn)
         .transaction_depth();
-    match depth {
-        Ok(Some(d)) if d == NonZeroU32::MIN => true,
-        Ok(Some(d)) if d.get() == 2 => {
-            <Manager as TransactionManager<diesel::SqliteConnection>>::rollback_transaction(c)
-                .is_ok()
-        }
+    match depth.ok().flatten().map(NonZeroU32::get) {
+        Some(1) => true,
+        Some(2) => <DbConn as TransactionManager<DbConn>>::rollback_transaction(conn).is_ok(),
         _ => false,
     }
 }
@@ -185,6 +175,7 @@ mod tests {
     use diesel::prelude::*;
     use diesel::sql_types::BigInt;
 
+    use super::THREAD;
     use crate::config::Secret;
     use crate::db::{Db, DbConn, Mode};
     use crate::error::ApiError;
@@ -197,7 +188,7 @@ mod tests {
 
     fn seen(rt: &tokio::runtime::Runtime, db: &Db) -> Vec<i64> {
         rt.block_on(db.run_in(Mode::Read, |conn| {
-            Ok(diesel::sql_query("SELECT n FROM seen ORDER BY n").load::<Seen>(conn)?)
+            Ok(diesel::sql_query("SELECT n FROM seen ORDER BY rowid").load::<Seen>(conn)?)
         }))
         .unwrap()
         .into_iter()
@@ -247,17 +238,63 @@ mod tests {
         })
     }
 
-    #[test]
-    fn units_queued_together_are_each_all_or_nothing_and_answered_after_the_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = Secret::new(format!("sqlite://{}", dir.path().join("g.db").display()));
+    /// A fresh SQLite database with the table `seen`, and a runtime to call it.
+    fn fresh(dir: &tempfile::TempDir) -> (Db, tokio::runtime::Runtime) {
+        let url = Secret::new(format!("sqlite://{}", dir.path().join("w.db").display()));
         let db = Db::open(&url, 2).unwrap();
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
             .unwrap();
         rt.block_on(db.run_in(Mode::Write, |conn| {
-            insert(conn, "CREATE TABLE seen (n INTEGER NOT NULL)")?;
+            insert(conn, "CREATE TABLE seen (n INTEGER NOT NULL)")
+        }))
+        .unwrap();
+        (db, rt)
+    }
+
+    fn thread_name(rt: &tokio::runtime::Runtime, db: &Db, mode: Mode) -> Option<String> {
+        rt.block_on(db.run_in(mode, |_| {
+            Ok(std::thread::current().name().map(str::to_owned))
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn write_units_run_on_the_writers_thread_in_order_and_outlive_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, rt) = fresh(&dir);
+        assert_eq!(thread_name(&rt, &db, Mode::Write).as_deref(), Some(THREAD));
+        // Reads stay on the blocking pool.
+        assert_ne!(thread_name(&rt, &db, Mode::Read).as_deref(), Some(THREAD));
+
+        // A unit that panics is a 500 for its caller, and rolled back...
+        let panicked = rt.block_on(db.run_in(Mode::Write, |conn| -> Result<(), _> {
+            insert(conn, "INSERT INTO seen VALUES (0)")?;
+            panic!("a unit that panics")
+        }));
+        assert!(panicked.is_err());
+        // ...and the units queued after it run, in the order they came (the
+        // five are queued before the first has run: `join!` polls each once,
+        // in turn, on this one thread).
+        let unit = |n: i64| {
+            db.run_in(Mode::Write, move |conn| {
+                insert(conn, &format!("INSERT INTO seen VALUES ({n})"))
+            })
+        };
+        let (a, b, c, d, e) =
+            rt.block_on(async { tokio::join!(unit(1), unit(2), unit(3), unit(4), unit(5)) });
+        for outcome in [a, b, c, d, e] {
+            outcome.unwrap();
+        }
+        assert_eq!(seen(&rt, &db), [1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn units_queued_together_are_each_all_or_nothing_and_answered_after_the_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, rt) = fresh(&dir);
+        rt.block_on(db.run_in(Mode::Write, |conn| {
             insert(conn, "CREATE TABLE parent (id INTEGER PRIMARY KEY)")?;
             insert(
                 conn,
