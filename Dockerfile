@@ -19,7 +19,9 @@ WORKDIR /build
 # 1. Dependencies only, cached in their own layer: compile the locked dependency graph
 #    against empty stand-ins for the crate's own sources, so that a change under src/
 #    does not rebuild every dependency.
+#    `.cargo/config.toml` comes first: it sets how the bundled SQLite is compiled.
 COPY Cargo.toml Cargo.lock ./
+COPY .cargo ./.cargo
 RUN mkdir -p src \
  && echo 'fn main() {}' > src/main.rs \
  && touch src/lib.rs \

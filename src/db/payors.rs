@@ -210,18 +210,28 @@ pub struct Registrant {
     pub closed_on: Option<NaiveDate>,
     /// When it was entered in the registry.
     pub created_at: chrono::NaiveDateTime,
+    /// Its establishments' earliest opening date, if any has one.
+    pub first_opened_on: Option<NaiveDate>,
 }
 
-/// Every payor of the municipality after `after`, in id order, as [`Registrant`]s;
-/// with `without_return_for`, only those with no return on file for that period
-/// (the clerk's missing list: the period's returns read by their index in the
-/// database, instead of every payor's obligation computed here).
+/// Every payor of the municipality after `after`, in id order, as [`Registrant`]s
+/// with their first opening (one query: the establishments are read for the
+/// payors listed only); with `without_return_for`, only those with no return on
+/// file for that period (the clerk's missing list: each payor's return looked
+/// up by its unique index, instead of every payor's obligation computed here).
 pub fn registrants(
     conn: &mut DbConn,
     municipality_id: i64,
     after: Option<&str>,
     without_return_for: Option<&str>,
 ) -> QueryResult<Vec<Registrant>> {
+    // The first opening, a scalar subquery per payor listed (by the
+    // establishments' `(municipality_id, payor_id)` index).
+    let first_opened_on = establishments::table
+        .filter(establishments::municipality_id.eq(payors::municipality_id))
+        .filter(establishments::payor_id.eq(payors::id))
+        .select(dsl::min(establishments::opened_on))
+        .single_value();
     let mut query = tenant_payors(municipality_id)
         .select((
             payors::id,
@@ -230,6 +240,7 @@ pub fn registrants(
             payors::fiscal_year_end_month,
             payors::closed_on,
             payors::created_at,
+            first_opened_on,
         ))
         .order(payors::id.asc())
         .into_boxed();
@@ -238,35 +249,14 @@ pub fn registrants(
     }
     if let Some(period) = without_return_for {
         use super::schema::tax_returns as r;
-        query = query.filter(
-            payors::id.ne_all(
-                r::table
-                    .filter(r::municipality_id.eq(municipality_id))
-                    .filter(r::period.eq(period.to_owned()))
-                    .select(r::payor_id),
-            ),
-        );
+        query = query.filter(dsl::not(dsl::exists(
+            r::table
+                .filter(r::municipality_id.eq(payors::municipality_id))
+                .filter(r::payor_id.eq(payors::id))
+                .filter(r::period.eq(period.to_owned())),
+        )));
     }
     query.load(conn)
-}
-
-/// `(payor_id, first opening)` of every payor of the municipality with an
-/// establishment that has an opening date.
-pub fn first_openings(
-    conn: &mut DbConn,
-    municipality_id: i64,
-) -> QueryResult<Vec<(String, NaiveDate)>> {
-    let rows: Vec<(String, Option<NaiveDate>)> = tenant_establishments(municipality_id)
-        .group_by(establishments::payor_id)
-        .select((
-            establishments::payor_id,
-            dsl::min(establishments::opened_on),
-        ))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(payor, first)| first.map(|d| (payor, d)))
-        .collect())
 }
 
 /// One establishment of the tenant.

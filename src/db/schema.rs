@@ -284,6 +284,8 @@ diesel::table! {
 diesel::allow_tables_to_appear_in_same_query!(tax_returns, return_versions);
 // ...and, for its missing returns, only the payors with no return for the period.
 diesel::allow_tables_to_appear_in_same_query!(payors, tax_returns);
+// ...with each one's first opening, from its establishments.
+diesel::allow_tables_to_appear_in_same_query!(payors, establishments);
 
 diesel::table! {
     /// Documents attached to a return (append-only), bytes in the database.

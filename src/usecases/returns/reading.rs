@@ -347,10 +347,6 @@ pub fn for_period(
     let range = DueRange { from: due, to: due };
     let basis = ctx.role_basis();
     let actor = crate::usecases::payors::Actor::of(ctx)?;
-    let first_openings: HashMap<String, NaiveDate> =
-        db::payors::first_openings(conn, ctx.municipality_id)?
-            .into_iter()
-            .collect();
     let mut filed: HashMap<String, Filed> = HashMap::new();
     let on_file = match unfiled_only {
         true => Vec::new(),
@@ -384,7 +380,7 @@ pub fn for_period(
             fiscal_year_end_month: payor.fiscal_year_end_month,
             closed_on: payor.closed_on,
             created_at: payor.created_at,
-            first_opened_on: first_openings.get(&payor.id).copied(),
+            first_opened_on: payor.first_opened_on,
         };
         let found = obligations_from(
             &history,

@@ -268,3 +268,62 @@ async fn every_status_filter_agrees_with_the_whole_view() {
         "the demo gives these periods payors to list ({seen})"
     );
 }
+
+/// The period view reads each payor's first opening with the payor (one
+/// query): a payor entered in the registry today whose earliest establishment
+/// opened on 2025-05-01 owes 2025-Q2 onwards (missing there), not 2025-Q1;
+/// its later establishment does not move that date.
+#[actix_web::test]
+async fn the_period_view_dates_a_payor_from_its_first_establishment() {
+    let app = spawn_demo_app_at("2026-12-01T15:00:00Z").await;
+    let clerk = app.token(CLERK).await;
+    let payor = crate::remittances::new_payor(&app, &clerk, "Opened In May LLC").await;
+    for (name, opened_on) in [("Later Cabin", "2025-08-01"), ("May Cabin", "2025-05-01")] {
+        let res = app
+            .call(
+                Method::POST,
+                &format!("/v1/municipalities/montello/payors/{payor}/establishments"),
+            )
+            .bearer(&clerk)
+            .json(serde_json::json!({"name": name, "address": "W1 County Road C", "kind": "cabin", "units": 2, "opened_on": opened_on}))
+            .send()
+            .await;
+        assert_eq!(res.status(), 201, "{name}");
+    }
+    // The payor's status in the whole view and in the missing list.
+    let status_in = |period: &'static str| {
+        let (app, clerk, payor) = (&app, &clerk, payor.clone());
+        async move {
+            let mut seen = Vec::new();
+            for query in [
+                format!("period={period}"),
+                format!("period={period}&status=missing"),
+            ] {
+                let res = app
+                    .call(Method::GET, &format!("{PERIOD_VIEW}?{query}&limit=100"))
+                    .bearer(clerk)
+                    .send()
+                    .await;
+                assert_eq!(res.status(), 200, "{query}");
+                let body: Value = res.json().await.unwrap();
+                seen.push(
+                    body["items"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|i| i["payor_id"] == payor.as_str())
+                        .map(|i| i["obligation"]["status"].as_str().unwrap().to_owned()),
+                );
+            }
+            (seen[0].clone(), seen[1].clone())
+        }
+    };
+    let missing = (Some("missing".to_owned()), Some("missing".to_owned()));
+    assert_eq!(
+        status_in("2025-Q1").await,
+        (None, None),
+        "opened after 2025-Q1"
+    );
+    assert_eq!(status_in("2025-Q2").await, missing);
+    assert_eq!(status_in("2025-Q3").await, missing);
+}
