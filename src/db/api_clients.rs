@@ -7,6 +7,7 @@
 //! `(created_at, id)`. Authenticating a client (`db::identity::api_client`)
 //! is not here.
 
+use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -70,10 +71,10 @@ pub fn revoke(
     let updated = match tenant {
         ClientTenant::Municipality(m) => diesel::update(target.filter(c::municipality_id.eq(m)))
             .set(c::revoked_at.eq(Some(at)))
-            .execute(conn)?,
+            .execute_native(conn)?,
         ClientTenant::Zone(z) => diesel::update(target.filter(c::zone_id.eq(z)))
             .set(c::revoked_at.eq(Some(at)))
-            .execute(conn)?,
+            .execute_native(conn)?,
     };
     Ok(updated == 1)
 }

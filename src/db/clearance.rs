@@ -8,6 +8,7 @@
 //! `by_code` policy of the migration); no tenant is set. Rows are never
 //! changed.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::{prelude::*, sql_types::Text};
 
@@ -53,6 +54,6 @@ pub fn by_code_hash(conn: &mut DbConn, code_hash: &str) -> QueryResult<Option<Ce
     }
     clearance_certificates::table
         .filter(clearance_certificates::code_hash.eq(code_hash))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }

@@ -3,6 +3,7 @@
 //! Contract: every function takes the municipality id (the tenant) and runs
 //! inside the caller's unit of work.
 
+use crate::db::native::Native as _;
 use diesel::prelude::*;
 
 use super::{DbConn, schema::tax_returns};
@@ -14,5 +15,5 @@ pub fn payors_with_returns(conn: &mut DbConn, municipality_id: i64) -> QueryResu
         .select(tax_returns::payor_id)
         .distinct()
         .order(tax_returns::payor_id.asc())
-        .load(conn)
+        .load_native(conn)
 }

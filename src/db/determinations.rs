@@ -5,6 +5,7 @@
 //! row-level security. Rows are only inserted (the database refuses UPDATE,
 //! DELETE and, on PostgreSQL, TRUNCATE). Amounts are integer cents.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -76,7 +77,7 @@ pub fn of_payor_period(
             determinations::created_at.asc(),
             determinations::id.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every determination of the municipality (the check).
@@ -84,5 +85,5 @@ pub fn all(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Determina
     determinations::table
         .filter(determinations::municipality_id.eq(municipality_id))
         .order(determinations::id.asc())
-        .load(conn)
+        .load_native(conn)
 }

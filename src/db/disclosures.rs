@@ -3,6 +3,7 @@
 //! Contract: tenant-scoped like every confidential table; a grant's payors are
 //! resolved inside the tenant transaction of the read they authorise.
 
+use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -26,7 +27,7 @@ pub fn payors_of(
         .filter(disclosure_grant_payors::grant_id.eq_any(grant_ids.to_vec()))
         .select(disclosure_grant_payors::payor_id)
         .distinct()
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Record a grant and the payors it covers.
@@ -93,7 +94,7 @@ pub fn list(
             disclosure_grant_payors::payor_id,
         ))
         .order(disclosure_grant_payors::payor_id.asc())
-        .load(conn)?;
+        .load_native(conn)?;
     Ok(grants
         .into_iter()
         .map(|g| {
@@ -126,7 +127,7 @@ pub fn get(
         .filter(disclosure_grant_payors::grant_id.eq(id))
         .select(disclosure_grant_payors::payor_id)
         .order(disclosure_grant_payors::payor_id.asc())
-        .load(conn)?;
+        .load_native(conn)?;
     Ok(Some((grant, payors)))
 }
 
@@ -145,6 +146,6 @@ pub fn revoke(
             .filter(disclosure_grants::revoked_at.is_null()),
     )
     .set(disclosure_grants::revoked_at.eq(Some(at)))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }

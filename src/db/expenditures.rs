@@ -9,6 +9,7 @@
 //! [`latest_versions`] of every report, [`large_items`] (each of $1,000 or
 //! more, by date) over the latest versions.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -217,7 +218,7 @@ pub fn report(conn: &mut DbConn, zone_id: i64, id: &str) -> QueryResult<Option<R
     rep::table
         .filter(rep::zone_id.eq(zone_id))
         .filter(rep::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -227,7 +228,7 @@ pub fn versions(conn: &mut DbConn, zone_id: i64, report_id: &str) -> QueryResult
         .filter(ver::zone_id.eq(zone_id))
         .filter(ver::report_id.eq(report_id))
         .order(ver::version.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every version of every report of the zone (the latest is each report's highest).
@@ -235,7 +236,7 @@ pub fn all_versions(conn: &mut DbConn, zone_id: i64) -> QueryResult<Vec<VersionR
     ver::table
         .filter(ver::zone_id.eq(zone_id))
         .order((ver::report_id.asc(), ver::version.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The latest version of each report of the zone, by period.
@@ -263,7 +264,7 @@ pub fn items_of(
         .filter(it::report_id.eq(report_id))
         .filter(it::version.eq(version))
         .order(it::line.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The impact measures of one version's items, by line and sequence.
@@ -278,7 +279,7 @@ pub fn impacts_of(
         .filter(imp::report_id.eq(report_id))
         .filter(imp::version.eq(version))
         .order((imp::line.asc(), imp::seq.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The summed lines of one version, by line.
@@ -293,7 +294,7 @@ pub fn sums_of(
         .filter(sum::report_id.eq(report_id))
         .filter(sum::version.eq(version))
         .order(sum::line.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every item of $1,000.00 or more on the latest versions of the zone's
@@ -312,7 +313,7 @@ pub fn large_items(
             .filter(it::version.eq(v.version))
             .filter(it::amount_cents.ge(crate::domain::expenditure::LARGE_ITEM_CENTS))
             .filter(it::spent_on.between(from, to))
-            .load(conn)?;
+            .load_native(conn)?;
         out.extend(rows);
     }
     out.sort_by(|a, b| (a.spent_on, &a.report_id, a.line).cmp(&(b.spent_on, &b.report_id, b.line)));
@@ -345,7 +346,7 @@ pub fn reviews(conn: &mut DbConn, zone_id: i64, report_id: &str) -> QueryResult<
         .filter(rev::zone_id.eq(zone_id))
         .filter(rev::report_id.eq(report_id))
         .order(rev::seq.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Store an attachment.
@@ -398,7 +399,7 @@ pub fn access_of(
         .filter(zlog::zone_id.eq(zone_id))
         .filter(zlog::record_id.eq(record_id))
         .order((zlog::at.asc(), zlog::id.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The zone's access-log entries, newest first, filtered and paged as the
@@ -475,7 +476,7 @@ pub fn inspection(
     let answer = ans::table
         .filter(ans::zone_id.eq(zone_id))
         .filter(ans::request_id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()?;
     Ok(Some((row, answer)))
 }
@@ -503,7 +504,7 @@ pub fn inspections(
     let answers: Vec<InspectionAnswerRow> = ans::table
         .filter(ans::zone_id.eq(zone_id))
         .filter(ans::request_id.eq_any(ids))
-        .load(conn)?;
+        .load_native(conn)?;
     Ok(rows
         .into_iter()
         .map(|r| {

@@ -9,6 +9,7 @@
 //! and later revocations change nothing. Lists are newest first, paged by
 //! `(created_at, id)`.
 
+use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -160,7 +161,7 @@ pub fn count_active(
                 .filter(g::payor_id.eq(payor))
                 .filter(g::revoked_at.is_null())
                 .count()
-                .get_result(conn)
+                .get_native(conn)
         }
         _ => in_table!(tenant, |g, query, _Row| query
             .filter(g::user_id.eq(user_id.to_owned()))
@@ -213,6 +214,6 @@ pub fn revoke(conn: &mut DbConn, tenant: Tenant, id: &str, at: NaiveDateTime) ->
             .filter(g::revoked_at.is_null()),
     )
     .set(g::revoked_at.eq(Some(at)))
-    .execute(conn))?;
+    .execute_native(conn))?;
     Ok(updated == 1)
 }

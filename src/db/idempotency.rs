@@ -15,6 +15,7 @@
 //! older than the retention (24 hours) are removed when keys are claimed
 //! (`usecases::idempotency::begin` says when).
 
+use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -67,7 +68,7 @@ pub fn get(
         .filter(k::municipality_id.eq(municipality_id))
         .filter(k::actor.eq(actor))
         .filter(k::idem_key.eq(key))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -155,7 +156,7 @@ pub fn take_over(
             k::fingerprint.eq(&claim.fingerprint),
             k::created_at.eq(claim.claimed_at),
         ))
-        .execute(conn)
+        .execute_native(conn)
         .map(|n| n == 1)
 }
 
@@ -172,7 +173,7 @@ pub fn complete(conn: &mut DbConn, claim: &Claim, response: &StoredResponse) -> 
         k::response_etag.eq(response.etag.as_deref()),
         k::response_body.eq(Some(&response.body)),
     ))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }
 
@@ -187,5 +188,5 @@ pub fn expire(
             .filter(k::municipality_id.eq(municipality_id))
             .filter(k::created_at.lt(before)),
     )
-    .execute(conn)
+    .execute_native(conn)
 }

@@ -7,6 +7,7 @@
 //! stored lowercased. Refresh tokens and client secrets are stored as digests.
 //! A password hash is replaced only if it is still the one the caller verified.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
 
@@ -42,7 +43,7 @@ pub fn user_by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<UserR
     users::table
         .filter(users::email.eq(email.trim().to_lowercase()))
         .filter(users::deleted_at.is_null())
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -51,7 +52,7 @@ pub fn user_by_id(conn: &mut DbConn, id: &str) -> QueryResult<Option<UserRow>> {
     users::table
         .filter(users::id.eq(id))
         .filter(users::deleted_at.is_null())
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -62,7 +63,7 @@ pub fn users_by_ids(conn: &mut DbConn, ids: &[String]) -> QueryResult<Vec<UserRo
     }
     users::table
         .filter(users::id.eq_any(ids.to_vec()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Insert a user.
@@ -87,7 +88,7 @@ pub fn replace_password_hash(
             .filter(users::password_hash.eq(expected)),
     )
     .set(users::password_hash.eq(new_hash))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }
 
@@ -100,7 +101,7 @@ pub fn revoke_user_refresh_tokens(conn: &mut DbConn, user_id: &str) -> QueryResu
             .filter(refresh_tokens::used_at.is_null()),
     )
     .set(refresh_tokens::revoked_at.eq(Some(now())))
-    .execute(conn)
+    .execute_native(conn)
 }
 
 /// Whether the user holds any active role grant (municipality or zone) or unexpired
@@ -139,7 +140,7 @@ pub fn delete_user(conn: &mut DbConn, id: &str) -> QueryResult<usize> {
     super::epochs::ACCESS.bump();
     diesel::update(users::table.filter(users::id.eq(id)))
         .set(users::deleted_at.eq(Some(now())))
-        .execute(conn)
+        .execute_native(conn)
 }
 
 /// The caller's active municipality grants (needs `app.user_id` on PostgreSQL).
@@ -150,7 +151,7 @@ pub fn active_municipality_grants(
     municipality_grants::table
         .filter(municipality_grants::user_id.eq(user_id))
         .filter(municipality_grants::revoked_at.is_null())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The caller's active zone grants (needs `app.user_id` on PostgreSQL).
@@ -158,7 +159,7 @@ pub fn active_zone_grants(conn: &mut DbConn, user_id: &str) -> QueryResult<Vec<Z
     zone_grants::table
         .filter(zone_grants::user_id.eq(user_id))
         .filter(zone_grants::revoked_at.is_null())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The caller's active, unexpired disclosure grants (needs `app.user_id`).
@@ -171,7 +172,7 @@ pub fn active_disclosures(
         .filter(disclosure_grants::grantee_user_id.eq(user_id))
         .filter(disclosure_grants::revoked_at.is_null())
         .filter(disclosure_grants::expires_at.gt(at))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Insert a municipality grant (needs the tenant set).
@@ -198,7 +199,7 @@ pub fn refresh_token_by_digest(
 ) -> QueryResult<Option<RefreshTokenRow>> {
     refresh_tokens::table
         .filter(refresh_tokens::digest.eq(digest))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -210,7 +211,7 @@ pub fn spend_refresh_token(conn: &mut DbConn, id: &str) -> QueryResult<bool> {
             .filter(refresh_tokens::used_at.is_null()),
     )
     .set(refresh_tokens::used_at.eq(Some(now())))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }
 
@@ -222,14 +223,14 @@ pub fn revoke_family(conn: &mut DbConn, family_id: &str) -> QueryResult<usize> {
             .filter(refresh_tokens::revoked_at.is_null()),
     )
     .set(refresh_tokens::revoked_at.eq(Some(now())))
-    .execute(conn)
+    .execute_native(conn)
 }
 
 /// The API client with this id (needs `app.client_id`, or its tenant, on PostgreSQL).
 pub fn api_client(conn: &mut DbConn, id: &str) -> QueryResult<Option<ApiClientRow>> {
     api_clients::table
         .filter(api_clients::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 

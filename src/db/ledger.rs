@@ -18,6 +18,7 @@ use crate::domain::ledger::JournalKind;
 
 use super::{
     DbConn, insert_row,
+    native::Native,
     schema::{ledger_journals, ledger_lines, return_versions, tax_returns},
 };
 
@@ -70,7 +71,7 @@ pub fn of_cause(
         .filter(ledger_journals::cause_type.eq(cause_type))
         .filter(ledger_journals::cause_id.eq(cause_id))
         .order(ledger_journals::created_at.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The `payment_reversed` journals of the payor's payments, oldest first.
@@ -93,7 +94,7 @@ pub fn payment_reversals_of_payor(
         .filter(ledger_journals::cause_id.eq_any(of_payor))
         .filter(ledger_journals::kind.eq(JournalKind::PaymentReversed.as_str()))
         .order(ledger_journals::created_at.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The lines of one journal, line 1 first.
@@ -106,7 +107,7 @@ pub fn lines_of(
         .filter(ledger_lines::municipality_id.eq(municipality_id))
         .filter(ledger_lines::journal_id.eq(journal_id))
         .order(ledger_lines::line_no.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The half-open range `[prefix, upper)` of account names that start with
@@ -149,7 +150,7 @@ pub fn lines_by_prefix_as_of(
         .filter(ledger_lines::account.lt(to))
         .filter(ledger_journals::posted_on.le(as_of))
         .select((ledger_lines::account, ledger_lines::amount_cents))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every journal of the municipality, oldest posting first.
@@ -157,7 +158,7 @@ pub fn journals(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Jour
     ledger_journals::table
         .filter(ledger_journals::municipality_id.eq(municipality_id))
         .order((ledger_journals::posted_on.asc(), ledger_journals::id.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Per journal that has lines: `(journal_id, sum of its lines, number of lines)`.
@@ -174,7 +175,7 @@ pub fn sums_by_journal(
             sql::<BigInt>("CAST(SUM(amount_cents) AS BIGINT)"),
             diesel::dsl::count_star(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every line of the municipality (the check compares journals with the
@@ -183,7 +184,7 @@ pub fn all_lines(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Lin
     ledger_lines::table
         .filter(ledger_lines::municipality_id.eq(municipality_id))
         .order((ledger_lines::journal_id.asc(), ledger_lines::line_no.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// `(return id, payor id)` of every return of the municipality.
@@ -194,7 +195,7 @@ pub fn return_payors(
     tax_returns::table
         .filter(tax_returns::municipality_id.eq(municipality_id))
         .select((tax_returns::id, tax_returns::payor_id))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every version of every return of the municipality.
@@ -208,7 +209,7 @@ pub fn all_versions(
             return_versions::return_id.asc(),
             return_versions::version.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The append-only tables of the money: the ledger, what caused its journals
@@ -335,7 +336,7 @@ pub fn payor_lines_as_of(
             ledger_lines::account,
             ledger_lines::amount_cents,
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The latest date of a journal of one of `kinds` with a line on an account
@@ -360,7 +361,7 @@ pub fn latest_posted_of_kinds(
         .filter(ledger_lines::account.lt(to))
         .filter(ledger_journals::kind.eq_any(kinds))
         .select(diesel::dsl::max(ledger_journals::posted_on))
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// The journals with a line on `account` (exactly that name), oldest posting
@@ -382,5 +383,5 @@ pub fn journals_on_account(
             ledger_journals::posted_on.asc(),
             ledger_journals::created_at.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }

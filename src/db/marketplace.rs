@@ -1,6 +1,7 @@
 //! Marketplace providers' reports (confidential): one per provider, period
 //! and municipality.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -37,7 +38,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     r::table
         .filter(r::municipality_id.eq(municipality_id))
         .filter(r::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 

@@ -17,6 +17,13 @@
 //! parameter on every execution (about 155,000 instructions each time, three
 //! times in every authenticated request); `clippy.toml` forbids it. Every such
 //! lookup filters on a primary or unique key, so the two return the same row.
+//!
+//! One route per query: a query whose type serves both backends (DSL, not
+//! boxed, no `as_select()`) runs with [`native::Native`]'s `load_native`,
+//! `get_native` or `execute_native` on the backend's own connection, which
+//! skips the `MultiConnection` wrapper's rebuilding of the SQL text on every
+//! execution; boxed queries, raw SQL and multi-row inserts keep the
+//! `MultiConnection` route.
 
 pub mod access_log;
 pub mod api_clients;
@@ -36,6 +43,7 @@ pub mod marketplace;
 pub mod migrations;
 pub mod models;
 pub mod municipalities;
+pub mod native;
 pub mod notices;
 pub mod payments;
 pub mod payors;
@@ -64,7 +72,7 @@ use diesel::{
     Connection, PgConnection, RunQueryDsl, SqliteConnection, connection::SimpleConnection,
 };
 
-use crate::{config::Secret, error::ApiError};
+use crate::{config::Secret, db::native::Native as _, error::ApiError};
 
 /// A connection to either backend.
 #[derive(diesel::MultiConnection)]
@@ -519,7 +527,7 @@ macro_rules! payor_get {
                 .filter($table::municipality_id.eq(municipality_id))
                 .filter($table::payor_id.eq(payor_id))
                 .filter($table::id.eq(id))
-                .get_result(conn)
+                .get_native(conn)
                 .optional()
         }
     };
@@ -540,7 +548,7 @@ macro_rules! payor_of {
                 .filter($table::municipality_id.eq(municipality_id))
                 .filter($table::payor_id.eq(payor_id))
                 .order($order)
-                .load(conn)
+                .load_native(conn)
         }
     };
 }
@@ -552,12 +560,12 @@ pub fn insert_row<T, V>(conn: &mut DbConn, table: T, row: V) -> diesel::QueryRes
 where
     T: diesel::Table,
     V: diesel::Insertable<T>,
-    diesel::query_builder::InsertStatement<T, V::Values>:
-        diesel::query_dsl::methods::ExecuteDsl<DbConn>,
+    diesel::query_builder::InsertStatement<T, V::Values>: diesel::query_dsl::methods::ExecuteDsl<PgConnection>
+        + diesel::query_dsl::methods::ExecuteDsl<SqliteConnection>,
 {
     diesel::insert_into(table)
         .values(row)
-        .execute(conn)
+        .execute_native(conn)
         .map(|_| ())
 }
 

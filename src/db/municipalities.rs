@@ -3,6 +3,7 @@
 //! Contract: names, slugs and membership are public information; this
 //! module resolves a slug to the tenant id every tenant query takes.
 
+use crate::db::native::Native as _;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
@@ -36,14 +37,14 @@ pub fn slugs_of(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)
     municipalities::table
         .filter(municipalities::id.eq_any(ids.to_vec()))
         .select((municipalities::id, municipalities::slug))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The municipality with this slug.
 pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<MunicipalityRow>> {
     municipalities::table
         .filter(municipalities::slug.eq(slug))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -71,7 +72,7 @@ pub fn by_slug_with_zone_on(
             municipalities::all_columns,
             zone_memberships::zone_id.nullable(),
         ))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -91,7 +92,7 @@ pub fn memberships_on(
                 .is_null()
                 .or(zone_memberships::left_on.ge(on)),
         )
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Insert a municipality.
@@ -99,7 +100,7 @@ pub fn insert(conn: &mut DbConn, new: &NewMunicipality<'_>) -> QueryResult<Munic
     diesel::insert_into(municipalities::table)
         .values(new)
         .returning(municipalities::all_columns)
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// The municipality with this slug, or a 404 problem.

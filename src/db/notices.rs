@@ -6,6 +6,7 @@
 //! row of `notice_documents` beside it, read only when asked for, so lists
 //! never load the bytes.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -64,7 +65,7 @@ pub fn of_cause(
         .filter(notices::cause_type.eq(cause_type))
         .filter(notices::cause_id.eq(cause_id))
         .order((notices::issued_on.asc(), notices::created_at.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The document of a notice as sent.
@@ -94,7 +95,7 @@ pub fn document_of(
     notice_documents::table
         .filter(notice_documents::municipality_id.eq(municipality_id))
         .filter(notice_documents::notice_id.eq(notice_id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -128,7 +129,7 @@ pub fn municipality_name(conn: &mut DbConn, municipality_id: i64) -> QueryResult
     municipalities::table
         .filter(municipalities::id.eq(municipality_id))
         .select(municipalities::name)
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// Every notice document of a municipality (for `roomtax check`).
@@ -136,5 +137,5 @@ pub fn all_documents(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec
     notice_documents::table
         .filter(notice_documents::municipality_id.eq(municipality_id))
         .order(notice_documents::notice_id.asc())
-        .load(conn)
+        .load_native(conn)
 }

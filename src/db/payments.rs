@@ -10,6 +10,7 @@
 //! unit already holds the database's write lock from its first statement
 //! (`BEGIN IMMEDIATE`), so there is nothing more to take.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -57,7 +58,7 @@ pub fn all(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<PaymentRo
     payments::table
         .filter(payments::municipality_id.eq(municipality_id))
         .order(payments::id.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Hold the payor's row until the unit of work ends (see the module doc).

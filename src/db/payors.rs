@@ -11,6 +11,7 @@
 //! update, so no caller can let it drift from `legal_name`; [`PayorRow`]
 //! does not carry it, hence the explicit column list of every read.
 
+use crate::db::native::Native as _;
 use chrono::NaiveDate;
 use diesel::{dsl, prelude::*};
 
@@ -92,7 +93,7 @@ pub struct PayorQuery {
 pub fn insert(conn: &mut DbConn, row: &PayorRow) -> QueryResult<()> {
     diesel::insert_into(payors::table)
         .values((row, payors::legal_name_key.eq(search_key(&row.legal_name))))
-        .execute(conn)
+        .execute_native(conn)
         .map(|_| ())
 }
 
@@ -101,7 +102,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     tenant_payors(municipality_id)
         .select(PAYOR_COLUMNS)
         .filter(payors::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -149,7 +150,7 @@ pub fn update(conn: &mut DbConn, row: &PayorRow, expected_version: i64) -> Query
             .filter(payors::version.eq(expected_version)),
     )
     .set((row, payors::legal_name_key.eq(search_key(&row.legal_name))))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }
 
@@ -167,18 +168,18 @@ pub fn touch(
             payors::version.eq(payors::version + 1),
             payors::updated_at.eq(at),
         ))
-        .execute(conn)?;
+        .execute_native(conn)?;
     tenant_payors(municipality_id)
         .select(payors::version)
         .filter(payors::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// Insert an establishment.
 pub fn insert_establishment(conn: &mut DbConn, row: &EstablishmentRow) -> QueryResult<()> {
     diesel::insert_into(establishments::table)
         .values(row)
-        .execute(conn)
+        .execute_native(conn)
         .map(|_| ())
 }
 
@@ -191,7 +192,7 @@ pub fn establishments_of(
     tenant_establishments(municipality_id)
         .filter(establishments::payor_id.eq(payor_id))
         .order(establishments::name.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// What the obligations need of a payor (a clerk's view of a period reads it
@@ -267,7 +268,7 @@ pub fn establishment(
 ) -> QueryResult<Option<EstablishmentRow>> {
     tenant_establishments(municipality_id)
         .filter(establishments::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -283,6 +284,6 @@ pub fn update_establishment(
             .filter(establishments::version.eq(expected_version)),
     )
     .set(row)
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }

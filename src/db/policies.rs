@@ -10,6 +10,7 @@
 //! added since, by this process or any other sharing the database, since the
 //! cache is checked against the rows just read, never trusted by time.
 
+use crate::db::native::Native as _;
 use std::{
     collections::HashMap,
     sync::{Arc, LazyLock, Mutex},
@@ -32,7 +33,7 @@ pub fn history(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Polic
     policy_versions::table
         .filter(policy_versions::municipality_id.eq(municipality_id))
         .order(policy_versions::effective_from.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// A stored version with its parsed policy.
@@ -135,6 +136,6 @@ pub fn insert(conn: &mut DbConn, new: &NewPolicyVersion<'_>) -> QueryResult<()> 
     super::unit::forget_policies(new.municipality_id);
     diesel::insert_into(policy_versions::table)
         .values(new)
-        .execute(conn)
+        .execute_native(conn)
         .map(|_| ())
 }

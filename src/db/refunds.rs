@@ -6,6 +6,7 @@
 //! posted is its journal (`cause_type` `refund`); the payor's row lock that
 //! serialises postings to one account is `db::payments::lock_payor`.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -58,5 +59,5 @@ pub fn all(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<RefundRow
     refunds::table
         .filter(refunds::municipality_id.eq(municipality_id))
         .order(refunds::id.asc())
-        .load(conn)
+        .load_native(conn)
 }

@@ -10,6 +10,7 @@
 //! transfer conflicts (409) instead of being recorded twice. The ledger query
 //! reads only the municipality's own journals.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -86,7 +87,7 @@ pub fn of_municipality(
         .filter(remittances::municipality_id.eq(municipality_id))
         .filter(remittances::period.eq_any(periods.to_vec()))
         .order((remittances::period.asc(), remittances::version.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every version of the zone's members' remittances for `periods`.
@@ -103,7 +104,7 @@ pub fn of_zone(
             remittances::period.asc(),
             remittances::version.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// One version by id.
@@ -115,7 +116,7 @@ pub fn by_id(
     remittances::table
         .filter(remittances::municipality_id.eq(municipality_id))
         .filter(remittances::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -129,7 +130,7 @@ pub fn transfers_of_municipality(
         .filter(remittance_transfers::municipality_id.eq(municipality_id))
         .filter(remittance_transfers::period.eq_any(periods.to_vec()))
         .order(remittance_transfers::paid_on.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The zone's members' transfers for `periods`.
@@ -142,7 +143,7 @@ pub fn transfers_of_zone(
         .filter(remittance_transfers::zone_id.eq(zone_id))
         .filter(remittance_transfers::period.eq_any(periods.to_vec()))
         .order(remittance_transfers::paid_on.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every version and every transfer of the municipality (`roomtax check`).
@@ -153,11 +154,11 @@ pub fn all(
     let versions = remittances::table
         .filter(remittances::municipality_id.eq(municipality_id))
         .order(remittances::id.asc())
-        .load(conn)?;
+        .load_native(conn)?;
     let transfers = remittance_transfers::table
         .filter(remittance_transfers::municipality_id.eq(municipality_id))
         .order(remittance_transfers::id.asc())
-        .load(conn)?;
+        .load_native(conn)?;
     Ok((versions, transfers))
 }
 
@@ -167,7 +168,7 @@ pub fn administers_payors(conn: &mut DbConn, municipality_id: i64) -> QueryResul
     diesel::select(diesel::dsl::exists(
         payors::table.filter(payors::municipality_id.eq(municipality_id)),
     ))
-    .get_result(conn)
+    .get_native(conn)
 }
 
 /// The journal kinds in which money is received on a payor's accounts (or
@@ -200,5 +201,5 @@ pub fn receipt_lines(
         .filter(ledger_journals::posted_on.ge(from))
         .filter(ledger_journals::posted_on.le(to))
         .select((ledger_lines::account, ledger_lines::amount_cents))
-        .load(conn)
+        .load_native(conn)
 }

@@ -3,6 +3,7 @@
 //! Contract: every function takes the zone id (the tenant). A membership is
 //! never changed or removed: its end is one row of `commission_roster_ends`.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -53,8 +54,8 @@ pub fn all(conn: &mut DbConn, zone_id: i64) -> QueryResult<Vec<(MemberRow, Optio
     let members: Vec<MemberRow> = r::table
         .filter(r::zone_id.eq(zone_id))
         .order((r::term_start.asc(), r::name.asc(), r::id.asc()))
-        .load(conn)?;
-    let ends: Vec<EndRow> = e::table.filter(e::zone_id.eq(zone_id)).load(conn)?;
+        .load_native(conn)?;
+    let ends: Vec<EndRow> = e::table.filter(e::zone_id.eq(zone_id)).load_native(conn)?;
     Ok(members
         .into_iter()
         .map(|m| {

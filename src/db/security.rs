@@ -6,6 +6,7 @@
 //! other tenants' rows). Rows are only inserted: the database refuses UPDATE
 //! and DELETE; a deposit's state is read from its events.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -88,7 +89,7 @@ pub fn events_of(
             security_events::occurred_on.asc(),
             security_events::created_at.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every deposit of a municipality (for `roomtax check`).
@@ -96,7 +97,7 @@ pub fn all_deposits(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<
     security_deposits::table
         .filter(security_deposits::municipality_id.eq(municipality_id))
         .order(security_deposits::id.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every security event of a municipality (for `roomtax check`).
@@ -107,5 +108,5 @@ pub fn all_events(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Ev
             security_events::occurred_on.asc(),
             security_events::created_at.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }

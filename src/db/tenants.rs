@@ -5,6 +5,7 @@
 //! setting is needed. A slug already taken is the caller's to report (see
 //! `usecases::tenants`); a race past that check is a unique violation (409).
 
+use crate::db::native::Native as _;
 use diesel::prelude::*;
 
 use super::{
@@ -27,7 +28,7 @@ pub fn insert_municipality(
             municipalities::county.eq(new.county.as_str()),
         ))
         .returning(municipalities::all_columns)
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// Insert a zone (no county stored as the empty string, as the schema needs one).
@@ -40,5 +41,5 @@ pub fn insert_zone(conn: &mut DbConn, new: &NewZone) -> QueryResult<ZoneRow> {
             zones::commission_name.eq(new.commission_name.as_str()),
         ))
         .returning(zones::all_columns)
-        .get_result(conn)
+        .get_native(conn)
 }

@@ -5,6 +5,7 @@
 //! row-level security). Rows are only ever inserted: the database refuses
 //! UPDATE and DELETE (and TRUNCATE on PostgreSQL).
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -68,7 +69,7 @@ pub fn of_payor(
             payor_transfers::transfer_on.asc(),
             payor_transfers::created_at.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The establishments moved by the transfer `transfer_id`.
@@ -81,5 +82,5 @@ pub fn moved_by(
         .filter(payor_transfer_establishments::municipality_id.eq(municipality_id))
         .filter(payor_transfer_establishments::transfer_id.eq(transfer_id))
         .order(payor_transfer_establishments::seller_establishment_id.asc())
-        .load(conn)
+        .load_native(conn)
 }

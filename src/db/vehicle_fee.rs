@@ -10,6 +10,7 @@
 //! `vehicle_fee_spending_reversals`, once. [`lock_fund`] serialises the writes that move the fund, so a
 //! balance read to allow a payment is still the balance when it is posted.
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
@@ -109,7 +110,7 @@ pub fn all_reversals(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec
             vehicle_fee_spending_reversals::reversed_on.asc(),
             vehicle_fee_spending_reversals::created_at.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// One spending by id.
@@ -121,7 +122,7 @@ pub fn spending(
     vehicle_fee_spending::table
         .filter(vehicle_fee_spending::municipality_id.eq(municipality_id))
         .filter(vehicle_fee_spending::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -145,7 +146,7 @@ pub fn versions_of(
         .filter(vehicle_fee_remittances::municipality_id.eq(municipality_id))
         .filter(vehicle_fee_remittances::period.eq(period))
         .order(vehicle_fee_remittances::version.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every version of every remittance, by period text then version (the
@@ -157,7 +158,7 @@ pub fn all_remittances(conn: &mut DbConn, municipality_id: i64) -> QueryResult<V
             vehicle_fee_remittances::period.asc(),
             vehicle_fee_remittances::version.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Every spending, oldest first.
@@ -168,7 +169,7 @@ pub fn all_spending(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<
             vehicle_fee_spending::spent_on.asc(),
             vehicle_fee_spending::created_at.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// `(posted_on, amount_cents)` of every line on `municipality:vehicle_fee_fund`,
@@ -187,7 +188,7 @@ pub fn fund_lines(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<(N
             ledger_journals::created_at.asc(),
         ))
         .select((ledger_journals::posted_on, ledger_lines::amount_cents))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Hold the municipality's fund until the unit of work ends: on PostgreSQL a

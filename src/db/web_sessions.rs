@@ -5,6 +5,7 @@
 //! not revoked and not expired. Not tenant-owned: read before any tenant is
 //! known, like refresh tokens.
 
+use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -25,7 +26,7 @@ pub fn live_by_digest(
         .filter(web_sessions::digest.eq(digest))
         .filter(web_sessions::revoked_at.is_null())
         .filter(web_sessions::expires_at.gt(now))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -37,7 +38,7 @@ pub fn revoke_by_digest(conn: &mut DbConn, digest: &str, now: NaiveDateTime) -> 
             .filter(web_sessions::revoked_at.is_null()),
     )
     .set(web_sessions::revoked_at.eq(Some(now)))
-    .execute(conn)
+    .execute_native(conn)
 }
 
 /// Revoke every live session of a user (a password change).
@@ -48,5 +49,5 @@ pub fn revoke_of_user(conn: &mut DbConn, user_id: &str, now: NaiveDateTime) -> Q
             .filter(web_sessions::revoked_at.is_null()),
     )
     .set(web_sessions::revoked_at.eq(Some(now)))
-    .execute(conn)
+    .execute_native(conn)
 }

@@ -7,6 +7,7 @@
 //! row-level security shows an invitation only to the zone that sent it and
 //! the municipality invited (migration `2026-12-01-000002_zone_invitations`).
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -58,7 +59,7 @@ pub fn invitations_of_zone(
         .filter(zone_invitations::zone_id.eq(zone_id))
         .order(newest_first())
         .select((zone_invitations::all_columns, municipalities::all_columns))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The invitations a municipality received, newest first, with their zones.
@@ -71,14 +72,14 @@ pub fn invitations_to(
         .filter(zone_invitations::municipality_id.eq(municipality_id))
         .order(newest_first())
         .select((zone_invitations::all_columns, zones::all_columns))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// One invitation by id, as the current scope may see it.
 pub fn invitation(conn: &mut DbConn, id: &str) -> QueryResult<Option<InvitationRow>> {
     zone_invitations::table
         .filter(zone_invitations::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -103,7 +104,7 @@ pub fn answer_invitation(
         zone_invitations::answered_at.eq(Some(answered_at)),
         zone_invitations::joined_on.eq(joined_on),
     ))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }
 
@@ -123,7 +124,7 @@ pub fn list(conn: &mut DbConn, after: Option<&str>, limit: i64) -> QueryResult<V
 pub fn by_slug(conn: &mut DbConn, slug: &str) -> QueryResult<Option<ZoneRow>> {
     zones::table
         .filter(zones::slug.eq(slug))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -135,17 +136,17 @@ pub fn slugs_of(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<(i64, String)
     zones::table
         .filter(zones::id.eq_any(ids.to_vec()))
         .select((zones::id, zones::slug))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// The zone with this id.
 pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ZoneRow>> {
-    zones::table.find(id).get_result(conn).optional()
+    zones::table.find(id).get_native(conn).optional()
 }
 
 /// The municipality with this id (invitations name it by id).
 pub fn municipality_by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<MunicipalityRow>> {
-    municipalities::table.find(id).get_result(conn).optional()
+    municipalities::table.find(id).get_native(conn).optional()
 }
 
 /// The memberships (past and present) of the given zones, with their municipalities.
@@ -160,7 +161,7 @@ pub fn members(
             municipalities::slug.asc(),
             zone_memberships::joined_on.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Insert a zone.
@@ -168,7 +169,7 @@ pub fn insert(conn: &mut DbConn, new: &NewZone<'_>) -> QueryResult<ZoneRow> {
     diesel::insert_into(zones::table)
         .values(new)
         .returning(zones::all_columns)
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// Record a membership.
@@ -183,7 +184,7 @@ pub fn memberships_of(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Ve
     zone_memberships::table
         .filter(zone_memberships::municipality_id.eq(municipality_id))
         .order(zone_memberships::joined_on.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Record that an open membership ends on `left_on`; false when it was not open.
@@ -202,6 +203,6 @@ pub fn close_membership(
             .filter(zone_memberships::left_on.is_null()),
     )
     .set(zone_memberships::left_on.eq(Some(left_on)))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }

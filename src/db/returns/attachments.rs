@@ -1,5 +1,6 @@
 //! Attachments of returns: bytes in the database, metadata listed apart.
 
+use crate::db::native::Native as _;
 use diesel::prelude::*;
 
 use super::rows::{AttachmentMeta, NewAttachment};
@@ -34,7 +35,7 @@ pub fn kinds_of_many(
         .filter(a::municipality_id.eq(municipality_id))
         .filter(a::return_id.eq_any(return_ids))
         .select((a::return_id, a::kind))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// One attachment's record and bytes.

@@ -1,6 +1,7 @@
 //! Extension requests and decisions (the only mutable rows of returns: a
 //! request is decided once, guarded by its `requested` status).
 
+use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -17,7 +18,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     e::table
         .filter(e::municipality_id.eq(municipality_id))
         .filter(e::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -30,7 +31,7 @@ pub fn of_period(
     e::table
         .filter(e::municipality_id.eq(municipality_id))
         .filter(e::period.eq(period))
-        .load(conn)
+        .load_native(conn)
 }
 
 crate::db::payor_of! {
@@ -45,7 +46,7 @@ pub fn pending(conn: &mut DbConn, municipality_id: i64) -> QueryResult<Vec<Exten
         .filter(e::municipality_id.eq(municipality_id))
         .filter(e::status.eq("requested"))
         .order((e::requested_at.asc(), e::id.asc()))
-        .load(conn)
+        .load_native(conn)
 }
 
 /// Which extensions a list shows: newest first, before the keyset position.
@@ -118,6 +119,6 @@ pub fn decide(
         e::decided_by.eq(Some(d.decided_by)),
         e::decided_at.eq(Some(d.decided_at)),
     ))
-    .execute(conn)
+    .execute_native(conn)
     .map(|n| n == 1)
 }

@@ -13,6 +13,7 @@ pub mod attachments;
 pub mod extensions;
 pub mod rows;
 
+use crate::db::native::Native as _;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
@@ -38,7 +39,7 @@ pub fn get(conn: &mut DbConn, municipality_id: i64, id: &str) -> QueryResult<Opt
     tax_returns::table
         .filter(tax_returns::municipality_id.eq(municipality_id))
         .filter(tax_returns::id.eq(id))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -53,7 +54,7 @@ pub fn of_payor_period(
         .filter(tax_returns::municipality_id.eq(municipality_id))
         .filter(tax_returns::payor_id.eq(payor_id))
         .filter(tax_returns::period.eq(period))
-        .get_result(conn)
+        .get_native(conn)
         .optional()
 }
 
@@ -73,7 +74,7 @@ pub fn versions(
         .filter(return_versions::municipality_id.eq(municipality_id))
         .filter(return_versions::return_id.eq(return_id))
         .order(return_versions::version.asc())
-        .load(conn)
+        .load_native(conn)
 }
 
 /// A version without its stored documents: what the ledger's terms and the
@@ -117,8 +118,15 @@ pub fn version_summaries_of_payor(
             return_versions::return_id.asc(),
             return_versions::version.asc(),
         ))
-        .select(VersionSummary::as_select())
-        .load(conn)
+        .select((
+            return_versions::return_id,
+            return_versions::version,
+            return_versions::tax_cents,
+            return_versions::created_at,
+            return_versions::due_date,
+            return_versions::filing_due_date,
+        ))
+        .load_native(conn)
 }
 
 /// The stored assessment document (JSON) of one version, alone.
@@ -133,7 +141,7 @@ pub fn assessment_of(
         .filter(return_versions::return_id.eq(return_id))
         .filter(return_versions::version.eq(version))
         .select(return_versions::assessment)
-        .get_result(conn)
+        .get_native(conn)
 }
 
 /// `(return_id, first filed_on)` of each of `return_ids` that has a version:
@@ -153,7 +161,7 @@ pub fn first_filed_of_many(
             return_versions::return_id,
             diesel::dsl::min(return_versions::filed_on),
         ))
-        .load(conn)?;
+        .load_native(conn)?;
     Ok(rows
         .into_iter()
         .filter_map(|(id, first)| first.map(|d| (id, d)))
@@ -186,7 +194,7 @@ pub fn first_filed_in_period(
             return_versions::return_id,
             diesel::dsl::min(return_versions::filed_on),
         ))
-        .load(conn)?;
+        .load_native(conn)?;
     Ok(first
         .into_iter()
         .filter_map(|(id, first)| {
@@ -209,5 +217,5 @@ pub fn versions_of_many(
             return_versions::return_id.asc(),
             return_versions::version.asc(),
         ))
-        .load(conn)
+        .load_native(conn)
 }
