@@ -16,7 +16,8 @@
 #               `cargo build --release --locked`, about 8 minutes here, when missing)
 #   --duration  seconds of load per scenario (default 20); --clients: wrk connections
 #               and pgbench clients (default 32); --threads: wrk threads (default 2)
-#   --only      only these scenarios (healthz always runs: every ratio is taken to it)
+#   --only      only these scenarios (healthz always runs: every ratio is taken to it;
+#               `pgbench` names the PostgreSQL anchor alone)
 #   --keep      keep the work folder (database, server logs, wrk output)
 #   --no-half-peak  skip the second pass of each scenario, paced to half the rate just
 #               measured (its p99 is the target "p99 under 20 ms at half the peak")
@@ -47,7 +48,7 @@ while (($#)); do
     --keep) keep=1; shift ;;
     --no-half-peak) half_peak=no; shift ;;
     --reuse) reuse=$(realpath "$2"); keep=1; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

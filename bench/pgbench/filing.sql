@@ -20,9 +20,10 @@ INSERT INTO tax_returns (municipality_id, id, payor_id, period, kind, created_at
   RETURNING id AS return_id \gset
 INSERT INTO return_versions (municipality_id, return_id, version, source, filed_on, received_on,
     entered_by, entered_as, gross_receipts_cents, exempt_receipts_cents, tax_cents, amount_due_cents,
-    policy_version, filing, assessment, created_at)
+    policy_version, filing, assessment, due_date, filing_due_date, created_at)
   VALUES (:municipality_id, :return_id::text, 1, 'filed', current_date, NULL, 'user' || chr(58) || 'pgbench', 'staff',
-    :gross, 0, :gross * 55 / 1000, :gross * 55 / 1000, DATE '2020-01-01', repeat('f', 300), repeat('a', 1800), now());
+    :gross, 0, :gross * 55 / 1000, :gross * 55 / 1000, DATE '2020-01-01', repeat('f', 300), repeat('a', 1800),
+    current_date + 30, current_date + 30, now());
 INSERT INTO ledger_journals (municipality_id, id, posted_on, kind, cause_type, cause_id, memo, created_at)
   VALUES (:municipality_id, gen_random_uuid()::text, current_date, 'return_filed', 'return_version',
     :return_id::text || chr(58) || '1', 'return filed', now())
