@@ -7,11 +7,11 @@
 //! `(created_at, id)`. Authenticating a client (`db::identity::api_client`)
 //! is not here.
 
-use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::{DbConn, MultiBackend, models::ApiClientRow, schema::api_clients};
+use crate::db::native::Native as _;
 
 pub use crate::tenancy::ClientTenant;
 

@@ -8,11 +8,11 @@
 //! `by_code` policy of the migration); no tenant is set. Rows are never
 //! changed.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::{prelude::*, sql_types::Text};
 
 use super::{DbConn, insert_row, schema::clearance_certificates};
+use crate::db::native::Native as _;
 
 /// A certificate as issued.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

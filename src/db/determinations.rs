@@ -5,11 +5,11 @@
 //! row-level security. Rows are only inserted (the database refuses UPDATE,
 //! DELETE and, on PostgreSQL, TRUNCATE). Amounts are integer cents.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use super::{DbConn, insert_row, schema::determinations};
+use crate::db::native::Native as _;
 
 /// A determination as made.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

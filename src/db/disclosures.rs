@@ -3,7 +3,6 @@
 //! Contract: tenant-scoped like every confidential table; a grant's payors are
 //! resolved inside the tenant transaction of the read they authorise.
 
-use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -12,6 +11,7 @@ use super::{
     models::DisclosureGrantRow,
     schema::{disclosure_grant_payors, disclosure_grants},
 };
+use crate::db::native::Native as _;
 
 /// The payor ids the given (active) grants cover in this municipality.
 pub fn payors_of(

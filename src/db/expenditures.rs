@@ -9,7 +9,6 @@
 //! [`latest_versions`] of every report, [`large_items`] (each of $1,000 or
 //! more, by date) over the latest versions.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -22,6 +21,7 @@ use super::{
         zone_access_log as zlog,
     },
 };
+use crate::db::native::Native as _;
 
 /// A report's identity.
 #[derive(Debug, Clone, Queryable, Insertable)]

@@ -9,7 +9,6 @@
 //! and later revocations change nothing. Lists are newest first, paged by
 //! `(created_at, id)`.
 
-use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -18,6 +17,7 @@ use super::{
     models::{MunicipalityGrantRow, ZoneGrantRow},
     schema::{municipality_grants, zone_grants},
 };
+use crate::db::native::Native as _;
 use crate::tenancy::Tenant;
 
 /// Which grants a list returns.

@@ -15,11 +15,11 @@
 //! older than the retention (24 hours) are removed when keys are claimed
 //! (`usecases::idempotency::begin` says when).
 
-use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::{DbConn, schema::idempotency_keys as k};
+use crate::db::native::Native as _;
 
 /// A stored key.
 #[derive(Debug, Clone, Queryable, Insertable)]

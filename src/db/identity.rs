@@ -7,7 +7,6 @@
 //! stored lowercased. Refresh tokens and client secrets are stored as digests.
 //! A password hash is replaced only if it is still the one the caller verified.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDateTime, Utc};
 use diesel::prelude::*;
 
@@ -21,6 +20,7 @@ use super::{
         api_clients, disclosure_grants, municipality_grants, refresh_tokens, users, zone_grants,
     },
 };
+use crate::db::native::Native as _;
 
 /// A fresh UUID text id, version 7: time-ordered (48 bits of milliseconds,
 /// then 74 random bits), so a new row's key lands beside the last one's in

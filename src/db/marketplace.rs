@@ -1,11 +1,11 @@
 //! Marketplace providers' reports (confidential): one per provider, period
 //! and municipality.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use super::{DbConn, schema::marketplace_reports as r};
+use crate::db::native::Native as _;
 
 /// A stored report.
 #[derive(Debug, Clone, Queryable, Insertable)]

@@ -3,7 +3,6 @@
 //! Contract: names, slugs and membership are public information; this
 //! module resolves a slug to the tenant id every tenant query takes.
 
-use crate::db::native::Native as _;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
@@ -12,6 +11,7 @@ use super::{
     models::{MembershipRow, MunicipalityRow, NewMunicipality, ZoneRow},
     schema::{municipalities, zone_memberships, zones},
 };
+use crate::db::native::Native as _;
 
 /// Municipalities with a slug after `after`, in slug order.
 pub fn list(

@@ -6,7 +6,6 @@
 //! row of `notice_documents` beside it, read only when asked for, so lists
 //! never load the bytes.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -14,6 +13,7 @@ use super::{
     DbConn, insert_row,
     schema::{municipalities, notice_documents, notices},
 };
+use crate::db::native::Native as _;
 
 /// A notice as issued.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

@@ -10,12 +10,12 @@
 //! unit already holds the database's write lock from its first statement
 //! (`BEGIN IMMEDIATE`), so there is nothing more to take.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 
 use super::{DbConn, insert_row, schema::payments};
+use crate::db::native::Native as _;
 
 /// A payment as received.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

@@ -11,7 +11,6 @@
 //! update, so no caller can let it drift from `legal_name`; [`PayorRow`]
 //! does not carry it, hence the explicit column list of every read.
 
-use crate::db::native::Native as _;
 use chrono::NaiveDate;
 use diesel::{dsl, prelude::*};
 
@@ -20,6 +19,7 @@ use super::{
     models::{EstablishmentRow, PayorRow},
     schema::{establishments, payors},
 };
+use crate::db::native::Native as _;
 use crate::domain::registry::{RegistryStatus, search_key};
 
 diesel::define_sql_function! {

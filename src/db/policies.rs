@@ -10,7 +10,6 @@
 //! added since, by this process or any other sharing the database, since the
 //! cache is checked against the rows just read, never trusted by time.
 
-use crate::db::native::Native as _;
 use std::{
     collections::HashMap,
     sync::{Arc, LazyLock, Mutex},
@@ -23,6 +22,7 @@ use super::{
     models::{NewPolicyVersion, PolicyVersionRow},
     schema::policy_versions,
 };
+use crate::db::native::Native as _;
 use crate::{
     domain::{Policy, PolicyHistory},
     error::ApiError,

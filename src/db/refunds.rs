@@ -6,11 +6,11 @@
 //! posted is its journal (`cause_type` `refund`); the payor's row lock that
 //! serialises postings to one account is `db::payments::lock_payor`.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use super::{DbConn, insert_row, schema::refunds};
+use crate::db::native::Native as _;
 
 /// A refund as paid out.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

@@ -10,7 +10,6 @@
 //! transfer conflicts (409) instead of being recorded twice. The ledger query
 //! reads only the municipality's own journals.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -18,6 +17,7 @@ use super::{
     DbConn, insert_row,
     schema::{ledger_journals, ledger_lines, payors, remittance_transfers, remittances},
 };
+use crate::db::native::Native as _;
 
 /// One version of a municipality's remittance for a quarter.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

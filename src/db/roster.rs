@@ -3,7 +3,6 @@
 //! Contract: every function takes the zone id (the tenant). A membership is
 //! never changed or removed: its end is one row of `commission_roster_ends`.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -11,6 +10,7 @@ use super::{
     DbConn, insert_row,
     schema::{commission_roster as r, commission_roster_ends as e},
 };
+use crate::db::native::Native as _;
 
 /// A membership of the commission.
 #[derive(Debug, Clone, Queryable, Insertable)]

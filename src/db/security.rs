@@ -6,7 +6,6 @@
 //! other tenants' rows). Rows are only inserted: the database refuses UPDATE
 //! and DELETE; a deposit's state is read from its events.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -14,6 +13,7 @@ use super::{
     DbConn, insert_row,
     schema::{security_deposits, security_events},
 };
+use crate::db::native::Native as _;
 
 /// A security deposit as required.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

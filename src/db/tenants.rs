@@ -5,7 +5,6 @@
 //! setting is needed. A slug already taken is the caller's to report (see
 //! `usecases::tenants`); a race past that check is a unique violation (409).
 
-use crate::db::native::Native as _;
 use diesel::prelude::*;
 
 use super::{
@@ -13,6 +12,7 @@ use super::{
     models::{MunicipalityRow, ZoneRow},
     schema::{municipalities, zones},
 };
+use crate::db::native::Native as _;
 use crate::domain::tenant::{NewMunicipality, NewZone};
 
 /// Insert a municipality.

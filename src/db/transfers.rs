@@ -5,7 +5,6 @@
 //! row-level security). Rows are only ever inserted: the database refuses
 //! UPDATE and DELETE (and TRUNCATE on PostgreSQL).
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -13,6 +12,7 @@ use super::{
     DbConn, insert_row,
     schema::{payor_transfer_establishments, payor_transfers},
 };
+use crate::db::native::Native as _;
 
 /// A transfer as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

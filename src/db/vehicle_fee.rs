@@ -10,7 +10,6 @@
 //! `vehicle_fee_spending_reversals`, once. [`lock_fund`] serialises the writes that move the fund, so a
 //! balance read to allow a payment is still the balance when it is posted.
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
@@ -22,6 +21,7 @@ use super::{
         vehicle_fee_spending_reversals,
     },
 };
+use crate::db::native::Native as _;
 
 /// One version of a quarter's remittance.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]

@@ -5,11 +5,11 @@
 //! not revoked and not expired. Not tenant-owned: read before any tenant is
 //! known, like refresh tokens.
 
-use crate::db::native::Native as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::{DbConn, models::WebSessionRow, schema::web_sessions};
+use crate::db::native::Native as _;
 
 /// Insert a session.
 pub fn insert(conn: &mut DbConn, row: &WebSessionRow) -> QueryResult<()> {

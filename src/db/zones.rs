@@ -7,7 +7,6 @@
 //! row-level security shows an invitation only to the zone that sent it and
 //! the municipality invited (migration `2026-12-01-000002_zone_invitations`).
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -16,6 +15,7 @@ use super::{
     models::{MembershipRow, MunicipalityRow, NewZone, ZoneRow},
     schema::{municipalities, zone_invitations, zone_memberships, zones},
 };
+use crate::db::native::Native as _;
 
 /// A stored invitation of a municipality into a zone.
 #[derive(Debug, Clone, Queryable, Insertable)]

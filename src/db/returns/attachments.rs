@@ -1,9 +1,9 @@
 //! Attachments of returns: bytes in the database, metadata listed apart.
 
-use crate::db::native::Native as _;
 use diesel::prelude::*;
 
 use super::rows::{AttachmentMeta, NewAttachment};
+use crate::db::native::Native as _;
 use crate::db::{DbConn, schema::return_attachments as a};
 
 /// Store an attachment (its record and bytes, in the caller's transaction).

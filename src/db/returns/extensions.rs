@@ -1,11 +1,11 @@
 //! Extension requests and decisions (the only mutable rows of returns: a
 //! request is decided once, guarded by its `requested` status).
 
-use crate::db::native::Native as _;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 use super::rows::ExtensionRow;
+use crate::db::native::Native as _;
 use crate::db::{DbConn, schema::return_extensions as e};
 
 /// Insert a request.

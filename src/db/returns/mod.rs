@@ -13,7 +13,6 @@ pub mod attachments;
 pub mod extensions;
 pub mod rows;
 
-use crate::db::native::Native as _;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
@@ -23,6 +22,7 @@ use super::{
     DbConn,
     schema::{return_versions, tax_returns},
 };
+use crate::db::native::Native as _;
 
 /// Insert a return's header.
 pub fn insert(conn: &mut DbConn, row: &ReturnRow) -> QueryResult<()> {
