@@ -3,7 +3,9 @@
 //! Which tables must be guarded is read from the PostgreSQL catalogue of a
 //! database migrated with every migration (any table with `municipality_id`
 //! or `zone_id`), never from a list; a probe table shows the check fails.
-//! The PostgreSQL-only tests report themselves skipped on SQLite.
+//! The tenant columns carry no planner statistics (a new tenant is never
+//! planned as empty). The PostgreSQL-only tests report themselves skipped on
+//! SQLite.
 
 use diesel::{
     Connection, PgConnection, QueryableByName, RunQueryDsl,
@@ -162,6 +164,60 @@ async fn every_tenant_table_in_the_catalogue_is_guarded_by_row_level_security() 
         !migration_text("postgres", "2026-11-30-000002_identity")
             .contains("current_setting('app.municipality_id')"),
         "settings must be read with missing_ok"
+    );
+}
+
+/// The tenant columns carry no planner statistics (migration
+/// `tenant_key_statistics`): with them, a municipality without rows at the
+/// last ANALYZE is planned as empty everywhere, and PostgreSQL picks plans that
+/// walk its whole ledger. The catalogue decides which columns are checked, and
+/// ANALYZE of the demo's rows stores statistics for the other columns only.
+#[actix_web::test]
+async fn no_tenant_column_carries_planner_statistics() {
+    let app = spawn_demo_app().await;
+    if crate::helpers::skip_unless_postgres(
+        &app.db,
+        "rls::no_tenant_column_carries_planner_statistics",
+    ) {
+        return;
+    }
+    let mut conn = PgConnection::establish(app.db.owner_url().unwrap()).unwrap();
+    let tenant_column = "a.attname IN ('municipality_id', 'zone_id')";
+    let columns = count(
+        &mut conn,
+        &format!(
+            "SELECT count(*) AS n FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid \
+             JOIN pg_namespace s ON s.oid = c.relnamespace \
+             WHERE s.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT a.attisdropped \
+               AND {tenant_column}"
+        ),
+    );
+    let with_target = count(
+        &mut conn,
+        &format!(
+            "SELECT count(*) AS n FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid \
+             JOIN pg_namespace s ON s.oid = c.relnamespace \
+             WHERE s.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT a.attisdropped \
+               AND {tenant_column} AND a.attstattarget <> 0"
+        ),
+    );
+    assert!(columns > 20, "tenant columns found: {columns}");
+    assert_eq!(with_target, 0, "tenant columns that ANALYZE would describe");
+
+    diesel::sql_query("ANALYZE").execute(&mut conn).unwrap();
+    let stats = |conn: &mut PgConnection, which: &str| {
+        count(
+            conn,
+            &format!(
+                "SELECT count(*) AS n FROM pg_stats \
+                 WHERE schemaname = 'public' AND tablename = 'payors' AND {which}"
+            ),
+        )
+    };
+    assert_eq!(stats(&mut conn, "attname = 'municipality_id'"), 0);
+    assert!(
+        stats(&mut conn, "attname = 'legal_name'") == 1,
+        "ANALYZE ran on payors"
     );
 }
 
