@@ -19,7 +19,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::{DbConn, schema::idempotency_keys as k};
-use crate::db::native::Native as _;
+use crate::db::native::{Native as _, Reused};
 
 /// A stored key.
 #[derive(Debug, Clone, Queryable, Insertable)]
@@ -99,10 +99,12 @@ pub fn hold(conn: &mut DbConn, municipality_id: i64, actor: &str, key: &str) -> 
             }
             let digest = <sha2::Sha256 as sha2::Digest>::digest(&input);
             let lock = i32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
-            diesel::sql_query("SELECT pg_try_advisory_xact_lock(26980, $1) AS held")
-                .bind::<diesel::sql_types::Integer, _>(lock)
-                .get_result::<Held>(pg)
-                .map(|h| h.held)
+            Reused(
+                diesel::sql_query("SELECT pg_try_advisory_xact_lock(26980, $1) AS held")
+                    .bind::<diesel::sql_types::Integer, _>(lock),
+            )
+            .get_result::<Held>(pg)
+            .map(|h| h.held)
         }
     }
 }
@@ -124,11 +126,11 @@ pub fn claim_new(conn: &mut DbConn, claim: &Claim) -> QueryResult<bool> {
         response_etag: None,
     };
     let insert = diesel::insert_into(k::table).values(row);
-    let inserted = match conn {
-        DbConn::Pg(c) => insert.on_conflict_do_nothing().execute(c)?,
-        DbConn::Sqlite(c) => insert.on_conflict_do_nothing().execute(c)?,
+    let inserted: Vec<String> = match conn {
+        DbConn::Pg(c) => Reused(insert.on_conflict_do_nothing().returning(k::state)).load(c)?,
+        DbConn::Sqlite(c) => Reused(insert.on_conflict_do_nothing().returning(k::state)).load(c)?,
     };
-    Ok(inserted == 1)
+    Ok(inserted.len() == 1)
 }
 
 /// The rows of `claim`'s key still `in_progress` since `since`.
@@ -151,30 +153,37 @@ pub fn take_over(
     claim: &Claim,
     abandoned_at: NaiveDateTime,
 ) -> QueryResult<bool> {
-    diesel::update(in_progress_since!(claim, abandoned_at))
-        .set((
-            k::fingerprint.eq(&claim.fingerprint),
-            k::created_at.eq(claim.claimed_at),
-        ))
-        .execute_native(conn)
-        .map(|n| n == 1)
+    Reused(
+        diesel::update(in_progress_since!(claim, abandoned_at))
+            .set((
+                k::fingerprint.eq(&claim.fingerprint),
+                k::created_at.eq(claim.claimed_at),
+            ))
+            .returning(k::state),
+    )
+    .load_native::<String>(conn)
+    .map(|rows| rows.len() == 1)
 }
 
 /// Store the response of `claim` (`done`). `false` when the claim is no
 /// longer this request's (taken over after its lease ran out).
 pub fn complete(conn: &mut DbConn, claim: &Claim, response: &StoredResponse) -> QueryResult<bool> {
-    diesel::update(
-        in_progress_since!(claim, claim.claimed_at).filter(k::fingerprint.eq(&claim.fingerprint)),
+    Reused(
+        diesel::update(
+            in_progress_since!(claim, claim.claimed_at)
+                .filter(k::fingerprint.eq(&claim.fingerprint)),
+        )
+        .set((
+            k::state.eq("done"),
+            k::response_status.eq(Some(response.status)),
+            k::response_location.eq(response.location.as_deref()),
+            k::response_etag.eq(response.etag.as_deref()),
+            k::response_body.eq(Some(&response.body)),
+        ))
+        .returning(k::state),
     )
-    .set((
-        k::state.eq("done"),
-        k::response_status.eq(Some(response.status)),
-        k::response_location.eq(response.location.as_deref()),
-        k::response_etag.eq(response.etag.as_deref()),
-        k::response_body.eq(Some(&response.body)),
-    ))
-    .execute_native(conn)
-    .map(|n| n == 1)
+    .load_native::<String>(conn)
+    .map(|rows| rows.len() == 1)
 }
 
 /// Remove this tenant's keys created before `before` (past retention).

@@ -18,7 +18,7 @@ use crate::domain::ledger::JournalKind;
 
 use super::{
     DbConn, insert_row,
-    native::Native,
+    native::{Native, NoRow, Reused, Rowless},
     schema::{ledger_journals, ledger_lines, return_versions, tax_returns},
 };
 
@@ -50,13 +50,23 @@ pub struct LineRow {
     pub amount_cents: i64,
 }
 
+/// Lines of a journal whose `INSERT` stays prepared on PostgreSQL: its text
+/// depends on the number of rows, and a return's or a payment's journal has
+/// two to six lines.
+const REUSED_LINES: usize = 8;
+
 /// Insert a journal and its lines (the lines in one statement).
 pub fn insert(conn: &mut DbConn, journal: &JournalRow, lines: &[LineRow]) -> QueryResult<()> {
     insert_row(conn, ledger_journals::table, journal)?;
-    if lines.is_empty() {
-        return Ok(());
+    match conn {
+        _ if lines.is_empty() => Ok(()),
+        DbConn::Pg(pg) if lines.len() <= REUSED_LINES => Reused(Rowless(
+            diesel::insert_into(ledger_lines::table).values(lines),
+        ))
+        .load::<NoRow>(pg)
+        .map(|_| ()),
+        _ => super::insert_rows(conn, ledger_lines::table, lines),
     }
-    super::insert_rows(conn, ledger_lines::table, lines)
 }
 
 /// The journals a cause posted.

@@ -555,18 +555,17 @@ macro_rules! payor_of {
 pub(crate) use payor_of;
 
 /// Insert one row (a row struct or an insert form) into `table`: every
-/// query module's insert that returns nothing is this one statement.
-pub fn insert_row<T, V>(conn: &mut DbConn, table: T, row: V) -> diesel::QueryResult<()>
+/// query module's insert that returns nothing is this one statement, kept
+/// prepared on the connection ([`native::Reused`]: one text per table and
+/// set of columns left to their default).
+pub fn insert_row<'q, T, V>(conn: &mut DbConn, table: T, row: V) -> diesel::QueryResult<()>
 where
     T: diesel::Table,
     V: diesel::Insertable<T>,
-    diesel::query_builder::InsertStatement<T, V::Values>: diesel::query_dsl::methods::ExecuteDsl<PgConnection>
-        + diesel::query_dsl::methods::ExecuteDsl<SqliteConnection>,
+    native::Reused<native::Rowless<diesel::query_builder::InsertStatement<T, V::Values>>>:
+        native::LoadOnBoth<'q, native::NoRow>,
 {
-    diesel::insert_into(table)
-        .values(row)
-        .execute_native(conn)
-        .map(|_| ())
+    diesel::insert_into(table).values(row).execute_reused(conn)
 }
 
 /// Insert many rows into `table` in one statement (`values` a slice or

@@ -15,7 +15,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 
 use super::{DbConn, insert_row, schema::payments};
-use crate::db::native::Native as _;
+use crate::db::native::{Native as _, NoRow, Reused};
 
 /// A payment as received.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
@@ -67,12 +67,14 @@ pub fn lock_payor(conn: &mut DbConn, municipality_id: i64, payor_id: &str) -> Qu
         DbConn::Sqlite(_) => Ok(()),
         // Held to the end of the unit: taking it again there is a round trip for nothing.
         DbConn::Pg(_) if !super::unit::first_lock(municipality_id, payor_id) => Ok(()),
-        DbConn::Pg(pg) => diesel::sql_query(
-            "SELECT id FROM payors WHERE municipality_id = $1 AND id = $2 FOR NO KEY UPDATE",
+        DbConn::Pg(pg) => Reused(
+            diesel::sql_query(
+                "SELECT id FROM payors WHERE municipality_id = $1 AND id = $2 FOR NO KEY UPDATE",
+            )
+            .bind::<BigInt, _>(municipality_id)
+            .bind::<Text, _>(payor_id),
         )
-        .bind::<BigInt, _>(municipality_id)
-        .bind::<Text, _>(payor_id)
-        .execute(pg)
+        .load::<NoRow>(pg)
         .map(|_| ()),
     }
 }

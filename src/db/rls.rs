@@ -14,7 +14,10 @@
 
 use diesel::{RunQueryDsl, sql_types::Text};
 
-use super::DbConn;
+use super::{
+    DbConn,
+    native::{NoRow, Reused},
+};
 use crate::tenancy::DbScope;
 
 /// Set `app.municipality_id`, `app.zone_id`, `app.user_id`, `app.client_id`.
@@ -24,17 +27,20 @@ pub fn apply(conn: &mut DbConn, scope: &DbScope) -> diesel::QueryResult<()> {
     };
     // One statement, one round trip (four `SELECT set_config` cost four).
     let value = |v: Option<String>| v.unwrap_or_default();
-    diesel::sql_query(
-        "SELECT set_config('app.municipality_id', $1, true), \
-                set_config('app.zone_id', $2, true), \
-                set_config('app.user_id', $3, true), \
-                set_config('app.client_id', $4, true)",
+    // Kept prepared: a unit of work runs it once or twice.
+    Reused(
+        diesel::sql_query(
+            "SELECT set_config('app.municipality_id', $1, true), \
+                    set_config('app.zone_id', $2, true), \
+                    set_config('app.user_id', $3, true), \
+                    set_config('app.client_id', $4, true)",
+        )
+        .bind::<Text, _>(value(scope.municipality_id.map(|v| v.to_string())))
+        .bind::<Text, _>(value(scope.zone_id.map(|v| v.to_string())))
+        .bind::<Text, _>(value(scope.user_id.clone()))
+        .bind::<Text, _>(value(scope.client_id.clone())),
     )
-    .bind::<Text, _>(value(scope.municipality_id.map(|v| v.to_string())))
-    .bind::<Text, _>(value(scope.zone_id.map(|v| v.to_string())))
-    .bind::<Text, _>(value(scope.user_id.clone()))
-    .bind::<Text, _>(value(scope.client_id.clone()))
-    .execute(pg)?;
+    .load::<NoRow>(pg)?;
     Ok(())
 }
 

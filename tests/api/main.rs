@@ -25,6 +25,7 @@ mod matrix;
 mod migrations;
 mod openapi;
 mod payors;
+mod prepared;
 mod quotes;
 mod remittances;
 mod reports;
