@@ -143,7 +143,7 @@ pub fn list(conn: &mut DbConn, municipality_id: i64, q: &PayorQuery) -> QueryRes
 /// Replace a payor if its stored version is `expected_version`; the row's own
 /// version must already be `expected_version + 1`. Returns false on a stale version.
 pub fn update(conn: &mut DbConn, row: &PayorRow, expected_version: i64) -> QueryResult<bool> {
-    super::unit::forget_terms(row.municipality_id, Some(&row.id));
+    super::unit::forget_payor(row.municipality_id, Some(&row.id));
     diesel::update(
         tenant_payors(row.municipality_id)
             .filter(payors::id.eq(&row.id))
@@ -162,7 +162,7 @@ pub fn touch(
     id: &str,
     at: chrono::NaiveDateTime,
 ) -> QueryResult<i64> {
-    super::unit::forget_terms(municipality_id, Some(id));
+    super::unit::forget_payor(municipality_id, Some(id));
     diesel::update(tenant_payors(municipality_id).filter(payors::id.eq(id)))
         .set((
             payors::version.eq(payors::version + 1),

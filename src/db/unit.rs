@@ -1,18 +1,21 @@
 //! What the unit of work running on this thread remembers until it ends: the
-//! payor rows it has locked, the policy histories and the payors' terms it
-//! has read. A unit runs
+//! payor rows it has locked, the policy histories and what it has read of a
+//! payor (its terms; its returns and their versions). A unit runs
 //! on one thread from `BEGIN` to its end ([`super::in_transaction_in`] opens
 //! and closes the memo), and the service takes no savepoints, so a lock
 //! taken stays held, and rows read stay what this transaction sees of them
 //! unless it writes them itself (the writers forget them: [`forget_policies`],
-//! [`forget_terms`]).
+//! [`forget_payor`]; or, for rows only appended, add what they wrote:
+//! [`update_payor_read`]). What another transaction commits meanwhile is the
+//! reader's to rule out: on PostgreSQL (READ COMMITTED) a payor's returns are
+//! remembered only once this unit holds the payor's lock ([`holds_lock`]).
 //!
 //! Why: a filing posts its journal and applies credit, and each posting took
 //! the payor's lock again; the filing and the response each read the policy
 //! versions. Measured with `log_statement` on PostgreSQL, those were 3 of a
 //! filing's 41 round trips. Applying a payor's credit after its filing read
-//! the payor and the zone's memberships again (2 of 31). Outside a unit
-//! nothing is remembered.
+//! the payor and the zone's memberships again (2 of 31), and its returns and
+//! their versions again (2 of 24). Outside a unit nothing is remembered.
 //!
 //! A read unit also holds the access-log entries of the confidential records
 //! it read ([`defer_log`]): it may not write them itself (READ ONLY on
@@ -30,7 +33,8 @@ use super::models::AccessLogRow;
 pub struct Memo {
     locks: Vec<(i64, String)>,
     policies: Vec<(i64, Arc<dyn Any + Send + Sync>)>,
-    terms: Vec<(i64, String, Arc<dyn Any + Send + Sync>)>,
+    /// By tenant and payor, one value a type.
+    payor_reads: Vec<(i64, String, Arc<dyn Any + Send + Sync>)>,
     /// A read unit's access-log entries (`None` in a write unit, which
     /// inserts its entries in its own transaction).
     deferred: Option<Vec<AccessLogRow>>,
@@ -121,38 +125,63 @@ pub fn forget_policies(tenant: i64) {
             memo.policies.retain(|(t, _)| *t != tenant);
         }
     });
-    forget_terms(tenant, None);
+    forget_payor(tenant, None);
 }
 
-/// The terms this unit read of `tenant`'s payor `payor`, if any.
-pub fn terms<T: Any + Send + Sync>(tenant: i64, payor: &str) -> Option<Arc<T>> {
+/// Whether this unit holds the lock named `(tenant, id)` ([`first_lock`]).
+pub fn holds_lock(tenant: i64, id: &str) -> bool {
+    MEMO.with(|m| {
+        m.borrow()
+            .as_ref()
+            .is_some_and(|memo| memo.locks.iter().any(|(t, i)| *t == tenant && i == id))
+    })
+}
+
+/// What this unit read of `tenant`'s payor `payor` as a `T` (its terms, its
+/// returns), if any.
+pub fn payor_read<T: Any + Send + Sync>(tenant: i64, payor: &str) -> Option<Arc<T>> {
     MEMO.with(|m| {
         m.borrow().as_ref().and_then(|memo| {
-            memo.terms
+            memo.payor_reads
                 .iter()
-                .find(|(t, p, _)| *t == tenant && p == payor)
-                .and_then(|(_, _, v)| Arc::clone(v).downcast::<T>().ok())
+                .filter(|(t, p, _)| *t == tenant && p == payor)
+                .find_map(|(_, _, v)| Arc::clone(v).downcast::<T>().ok())
         })
     })
 }
 
-/// Remember the terms read of `tenant`'s payor `payor` (nothing outside a unit).
-pub fn remember_terms<T: Any + Send + Sync>(tenant: i64, payor: &str, read: Arc<T>) {
+/// Remember a `T` read of `tenant`'s payor `payor`, in place of the one
+/// before (nothing outside a unit).
+pub fn remember_payor_read<T: Any + Send + Sync>(tenant: i64, payor: &str, read: Arc<T>) {
     MEMO.with(|m| {
         if let Some(memo) = m.borrow_mut().as_mut() {
-            memo.terms.retain(|(t, p, _)| !(*t == tenant && p == payor));
-            memo.terms.push((tenant, payor.to_owned(), read));
+            memo.payor_reads
+                .retain(|(t, p, v)| !(*t == tenant && p == payor && (**v).is::<T>()));
+            memo.payor_reads.push((tenant, payor.to_owned(), read));
         }
     })
 }
 
-/// Forget the terms this unit read of `tenant`'s payor `payor` (`None`: of
-/// every payor of `tenant`): it writes the payor, or the tenant's zone
-/// memberships.
-pub fn forget_terms(tenant: i64, payor: Option<&str>) {
+/// Change the `T` this unit read of `tenant`'s payor `payor`, if it read
+/// one: a writer of rows only ever appended adds what it wrote.
+pub fn update_payor_read<T: Any + Send + Sync + Clone>(
+    tenant: i64,
+    payor: &str,
+    change: impl FnOnce(&mut T),
+) {
+    if let Some(read) = payor_read::<T>(tenant, payor) {
+        let mut read = (*read).clone();
+        change(&mut read);
+        remember_payor_read(tenant, payor, Arc::new(read));
+    }
+}
+
+/// Forget what this unit read of `tenant`'s payor `payor` (`None`: of every
+/// payor of `tenant`): it writes the payor, or the tenant's zone memberships.
+pub fn forget_payor(tenant: i64, payor: Option<&str>) {
     MEMO.with(|m| {
         if let Some(memo) = m.borrow_mut().as_mut() {
-            memo.terms
+            memo.payor_reads
                 .retain(|(t, p, _)| !(*t == tenant && payor.is_none_or(|only| only == p)));
         }
     })
@@ -176,27 +205,61 @@ mod tests {
         forget_policies(1);
         assert_eq!(policies::<u32>(1), None);
         remember_policies(1, Arc::new(8_u32));
-        remember_terms(1, "p", Arc::new(1_u8));
-        remember_terms(1, "q", Arc::new(2_u8));
-        remember_terms(2, "p", Arc::new(3_u8));
-        assert_eq!(terms::<u8>(1, "p").as_deref(), Some(&1));
-        forget_terms(1, Some("p"));
-        assert_eq!(terms::<u8>(1, "p"), None);
-        assert_eq!(terms::<u8>(1, "q").as_deref(), Some(&2));
+        remember_payor_read(1, "p", Arc::new(1_u8));
+        remember_payor_read(1, "q", Arc::new(2_u8));
+        remember_payor_read(2, "p", Arc::new(3_u8));
+        assert_eq!(payor_read::<u8>(1, "p").as_deref(), Some(&1));
+        forget_payor(1, Some("p"));
+        assert_eq!(payor_read::<u8>(1, "p"), None);
+        assert_eq!(payor_read::<u8>(1, "q").as_deref(), Some(&2));
         forget_policies(1);
         assert_eq!(
-            terms::<u8>(1, "q"),
+            payor_read::<u8>(1, "q"),
             None,
             "a policy version forgets the terms"
         );
-        assert_eq!(terms::<u8>(2, "p").as_deref(), Some(&3), "another tenant's");
-        forget_terms(2, None);
-        assert_eq!(terms::<u8>(2, "p"), None);
-        remember_terms(1, "p", Arc::new(1_u8));
+        assert_eq!(
+            payor_read::<u8>(2, "p").as_deref(),
+            Some(&3),
+            "another tenant's"
+        );
+        forget_payor(2, None);
+        assert_eq!(payor_read::<u8>(2, "p"), None);
+        remember_payor_read(1, "p", Arc::new(1_u8));
         assert!(close(outer).is_empty(), "a write unit defers nothing");
-        assert_eq!(terms::<u8>(1, "p"), None, "closed");
+        assert_eq!(payor_read::<u8>(1, "p"), None, "closed");
         assert!(first_lock(1, "p"), "closed");
         assert_eq!(policies::<u32>(1), None, "closed");
+    }
+
+    #[test]
+    fn a_payor_read_is_kept_by_type_and_updated_in_place() {
+        let outer = open(false);
+        assert!(!holds_lock(1, "p"));
+        assert!(first_lock(1, "p"));
+        assert!(holds_lock(1, "p"));
+        assert!(!holds_lock(1, "q"), "another payor's lock");
+        update_payor_read::<Vec<u8>>(1, "p", |v| v.push(9));
+        assert_eq!(
+            payor_read::<Vec<u8>>(1, "p"),
+            None,
+            "no read, nothing to update"
+        );
+        remember_payor_read(1, "p", Arc::new(vec![1_u8]));
+        remember_payor_read(1, "p", Arc::new(String::from("terms")));
+        update_payor_read::<Vec<u8>>(1, "p", |v| v.push(2));
+        assert_eq!(payor_read::<Vec<u8>>(1, "p").as_deref(), Some(&vec![1, 2]));
+        assert_eq!(
+            payor_read::<String>(1, "p").as_deref().map(String::as_str),
+            Some("terms"),
+            "a read of another type stays"
+        );
+        remember_payor_read(1, "p", Arc::new(vec![5_u8]));
+        assert_eq!(payor_read::<Vec<u8>>(1, "p").as_deref(), Some(&vec![5]));
+        forget_payor(1, Some("p"));
+        assert_eq!(payor_read::<String>(1, "p"), None, "forgets every type");
+        close(outer);
+        assert!(!holds_lock(1, "p"), "closed");
     }
 
     fn entry(id: &str) -> AccessLogRow {

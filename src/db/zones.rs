@@ -175,7 +175,7 @@ pub fn insert(conn: &mut DbConn, new: &NewZone<'_>) -> QueryResult<ZoneRow> {
 /// Record a membership.
 pub fn add_member(conn: &mut DbConn, membership: &MembershipRow) -> QueryResult<()> {
     super::epochs::PUBLIC_LAW.bump();
-    super::unit::forget_terms(membership.municipality_id, None);
+    super::unit::forget_payor(membership.municipality_id, None);
     super::insert_row(conn, zone_memberships::table, membership)
 }
 
@@ -194,7 +194,7 @@ pub fn close_membership(
     left_on: NaiveDate,
 ) -> QueryResult<bool> {
     super::epochs::PUBLIC_LAW.bump();
-    super::unit::forget_terms(membership.municipality_id, None);
+    super::unit::forget_payor(membership.municipality_id, None);
     diesel::update(
         zone_memberships::table
             .filter(zone_memberships::zone_id.eq(membership.zone_id))

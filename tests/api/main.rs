@@ -32,6 +32,7 @@ mod reports;
 mod returns;
 mod rls;
 mod statistics;
+mod unit_memo;
 mod vehicle_fee;
 mod web;
 mod web_browser;

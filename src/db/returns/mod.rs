@@ -13,6 +13,8 @@ pub mod attachments;
 pub mod extensions;
 pub mod rows;
 
+use std::sync::Arc;
+
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
@@ -21,17 +23,62 @@ pub use rows::{ReturnRow, VersionRow};
 use super::{
     DbConn,
     schema::{return_versions, tax_returns},
+    unit,
 };
 use crate::db::native::Native as _;
 
-/// Insert a return's header.
+/// Insert a return's header (and add it to the payor's returns this unit
+/// has read, [`of_payor`]).
 pub fn insert(conn: &mut DbConn, row: &ReturnRow) -> QueryResult<()> {
-    crate::db::insert_row(conn, tax_returns::table, row)
+    crate::db::insert_row(conn, tax_returns::table, row)?;
+    unit::update_payor_read::<Vec<ReturnRow>>(row.municipality_id, &row.payor_id, |rows| {
+        rows.push(row.clone());
+        rows.sort_by(|a, b| a.period.cmp(&b.period));
+    });
+    Ok(())
 }
 
-/// Insert a version of a return.
-pub fn insert_version(conn: &mut DbConn, row: &VersionRow) -> QueryResult<()> {
-    crate::db::insert_row(conn, return_versions::table, row)
+/// Insert a version of a return of `payor_id` (and add it to the payor's
+/// versions this unit has read, [`version_summaries_of_payor`]).
+pub fn insert_version(conn: &mut DbConn, payor_id: &str, row: &VersionRow) -> QueryResult<()> {
+    crate::db::insert_row(conn, return_versions::table, row)?;
+    unit::update_payor_read::<Vec<VersionSummary>>(row.municipality_id, payor_id, |versions| {
+        versions.push(VersionSummary::from(row));
+        versions.sort_by(|a, b| (&a.return_id, a.version).cmp(&(&b.return_id, b.version)));
+    });
+    Ok(())
+}
+
+/// Whether what this unit reads of a payor's returns stays what the
+/// database holds until the unit ends, so that it may be remembered
+/// (`db::unit`): on SQLite always (a write unit holds the one writer's lock;
+/// a read unit reads one snapshot); on PostgreSQL, whose statements each see
+/// what was committed before them, once this unit holds the payor's lock
+/// (`db::payments::lock_payor`): every writer of a payor's returns takes it
+/// before its version, so none commits another until this unit ends. The
+/// returns and versions are append-only, and [`insert`] and
+/// [`insert_version`] add what this unit writes.
+fn stays(conn: &DbConn, municipality_id: i64, payor_id: &str) -> bool {
+    matches!(conn, DbConn::Sqlite(_)) || unit::holds_lock(municipality_id, payor_id)
+}
+
+/// `read` of one payor, remembered by the unit of work while it
+/// [`stays`] as read.
+fn remembered<T: Clone + Send + Sync + 'static>(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    read: impl FnOnce(&mut DbConn) -> QueryResult<T>,
+) -> QueryResult<T> {
+    if !stays(conn, municipality_id, payor_id) {
+        return read(conn);
+    }
+    if let Some(known) = unit::payor_read::<T>(municipality_id, payor_id) {
+        return Ok((*known).clone());
+    }
+    let value = read(conn)?;
+    unit::remember_payor_read(municipality_id, payor_id, Arc::new(value.clone()));
+    Ok(value)
 }
 
 /// One return by id.
@@ -58,10 +105,20 @@ pub fn of_payor_period(
         .optional()
 }
 
-crate::db::payor_of! {
-    /// Every return of one payor, oldest period text first.
-    tax_returns => ReturnRow,
-    order: tax_returns::period.asc()
+/// Every return of one payor, oldest period text first (remembered by the
+/// unit of work, see [`stays`]).
+pub fn of_payor(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+) -> QueryResult<Vec<ReturnRow>> {
+    remembered(conn, municipality_id, payor_id, |conn| {
+        tax_returns::table
+            .filter(tax_returns::municipality_id.eq(municipality_id))
+            .filter(tax_returns::payor_id.eq(payor_id))
+            .order(tax_returns::period.asc())
+            .load_native(conn)
+    })
 }
 
 /// Every version of a return, the original first.
@@ -98,35 +155,51 @@ pub struct VersionSummary {
     pub filing_due_date: NaiveDate,
 }
 
+impl From<&VersionRow> for VersionSummary {
+    fn from(row: &VersionRow) -> Self {
+        VersionSummary {
+            return_id: row.return_id.clone(),
+            version: row.version,
+            tax_cents: row.tax_cents,
+            created_at: row.created_at,
+            due_date: row.due_date,
+            filing_due_date: row.filing_due_date,
+        }
+    }
+}
+
 /// [`VersionSummary`] of every version of every return of one payor, by
 /// return, the original first. The payor's returns are a subquery, so the
 /// statement is the same text for every payor and stays prepared (a list of
-/// ids would be a new statement for each count of ids).
+/// ids would be a new statement for each count of ids). Remembered by the
+/// unit of work, see [`stays`].
 pub fn version_summaries_of_payor(
     conn: &mut DbConn,
     municipality_id: i64,
     payor_id: &str,
 ) -> QueryResult<Vec<VersionSummary>> {
-    let returns = tax_returns::table
-        .filter(tax_returns::municipality_id.eq(municipality_id))
-        .filter(tax_returns::payor_id.eq(payor_id))
-        .select(tax_returns::id);
-    return_versions::table
-        .filter(return_versions::municipality_id.eq(municipality_id))
-        .filter(return_versions::return_id.eq_any(returns))
-        .order((
-            return_versions::return_id.asc(),
-            return_versions::version.asc(),
-        ))
-        .select((
-            return_versions::return_id,
-            return_versions::version,
-            return_versions::tax_cents,
-            return_versions::created_at,
-            return_versions::due_date,
-            return_versions::filing_due_date,
-        ))
-        .load_native(conn)
+    remembered(conn, municipality_id, payor_id, |conn| {
+        let returns = tax_returns::table
+            .filter(tax_returns::municipality_id.eq(municipality_id))
+            .filter(tax_returns::payor_id.eq(payor_id))
+            .select(tax_returns::id);
+        return_versions::table
+            .filter(return_versions::municipality_id.eq(municipality_id))
+            .filter(return_versions::return_id.eq_any(returns))
+            .order((
+                return_versions::return_id.asc(),
+                return_versions::version.asc(),
+            ))
+            .select((
+                return_versions::return_id,
+                return_versions::version,
+                return_versions::tax_cents,
+                return_versions::created_at,
+                return_versions::due_date,
+                return_versions::filing_due_date,
+            ))
+            .load_native(conn)
+    })
 }
 
 /// The stored assessment document (JSON) of one version, alone.

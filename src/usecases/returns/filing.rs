@@ -216,7 +216,7 @@ fn insert_version(
         due_date: v.assessed.assessment.due_date,
         filing_due_date: v.assessed.assessment.filing_due_date,
     };
-    db::returns::insert_version(conn, &row).map_err(|e| match e {
+    db::returns::insert_version(conn, v.payor_id, &row).map_err(|e| match e {
         diesel::result::Error::DatabaseError(
             diesel::result::DatabaseErrorKind::UniqueViolation,
             _,
@@ -378,6 +378,11 @@ pub fn record_filing(
     let entered_as = filer.entered_as;
     let municipality_id = filer.municipality_id;
     let received_on = body.received_on;
+    // The payor's lock first (`insert_version` takes it in any case): what
+    // the filing reads of the payor's returns then stays true to the end of
+    // the unit, and the credit applied after it reads them from the unit's
+    // memo (`db::returns::of_payor`).
+    db::payments::lock_payor(conn, municipality_id, payor_id)?;
     let Assessed {
         terms,
         filing,

@@ -56,11 +56,11 @@ impl PayorTerms {
         municipality_id: i64,
         payor_id: &str,
     ) -> Result<Self, ApiError> {
-        if let Some(read) = db::unit::terms::<Self>(municipality_id, payor_id) {
+        if let Some(read) = db::unit::payor_read::<Self>(municipality_id, payor_id) {
             return Ok((*read).clone());
         }
         let terms = Self::read(conn, municipality_id, payor_id)?;
-        db::unit::remember_terms(
+        db::unit::remember_payor_read(
             municipality_id,
             payor_id,
             std::sync::Arc::new(terms.clone()),
