@@ -47,6 +47,13 @@ pub struct PostedLine {
     pub amount_cents: i64,
 }
 
+/// The lines of `lines`, in posting order (date first), posted on or before
+/// `on`: a prefix, so the book on an earlier day comes from the lines read
+/// to a later one without reading them again.
+pub fn posted_by(lines: &[PostedLine], on: NaiveDate) -> &[PostedLine] {
+    &lines[..lines.partition_point(|l| l.posted_on <= on)]
+}
+
 /// One component of one period: what was charged, what was paid, what is owed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ComponentBook {
@@ -164,6 +171,32 @@ mod tests {
             account,
             amount_cents: cents,
         }
+    }
+
+    #[test]
+    fn the_lines_posted_by_a_day_are_a_prefix_of_the_later_ones() {
+        let q1 = Period::parse("2026-Q1").unwrap();
+        let tax = Account::payor("p", q1, Component::Tax);
+        let on = |day: &str, cents: i64| PostedLine {
+            posted_on: d(day),
+            ..line(JournalKind::ReturnFiled, tax.clone(), cents)
+        };
+        let lines = [
+            on("2026-04-30", 100),
+            on("2026-05-01", 200),
+            on("2026-05-01", 300),
+            on("2026-06-01", 400),
+        ];
+        assert!(posted_by(&lines, d("2026-04-29")).is_empty());
+        assert_eq!(posted_by(&lines, d("2026-05-01")), &lines[..3]);
+        assert_eq!(posted_by(&lines, d("2026-05-31")), &lines[..3]);
+        assert_eq!(posted_by(&lines, d("2026-06-01")), &lines[..]);
+        assert_eq!(
+            PayorBook::from_lines(posted_by(&lines, d("2026-05-01")))
+                .component(&q1, Component::Tax)
+                .charged,
+            m("6.00")
+        );
     }
 
     #[test]

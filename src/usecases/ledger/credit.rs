@@ -43,17 +43,14 @@ use chrono::NaiveDate;
 use crate::{
     db::{self, DbConn, returns::VersionRow},
     domain::{
-        ledger::{
-            Account, Cause, Component, CreditPosting, JournalKind, PayorBook, PostedLine,
-            credit_journal_dated, credit_lots,
-        },
+        ledger::{Cause, Component, CreditPosting, PayorBook, credit_journal_dated, credit_lots},
         registry::Invalid,
     },
     error::ApiError,
     usecases::returns::PayorTerms,
 };
 
-use super::payments::terms_of;
+use super::payments::{lines_as_of, terms_of};
 
 /// Apply the payor's credit after the version `row` posted its charge (see
 /// the module doc); what was posted, if anything.
@@ -101,31 +98,4 @@ pub fn apply_credit(
     };
     super::post(conn, municipality_id, &posting.journal)?;
     Ok(Some(posting))
-}
-
-/// The payor's lines posted on or before `as_of`, in posting order.
-fn lines_as_of(
-    conn: &mut DbConn,
-    municipality_id: i64,
-    payor_id: &str,
-    as_of: NaiveDate,
-) -> Result<Vec<PostedLine>, ApiError> {
-    let rows = db::ledger::payor_lines_as_of(
-        conn,
-        municipality_id,
-        &Account::payor_prefix(payor_id),
-        as_of,
-    )?;
-    rows.into_iter()
-        .map(|r| {
-            Ok(PostedLine {
-                kind: JournalKind::parse(&r.kind)
-                    .ok_or_else(|| ApiError::internal("stored journal has an unknown kind"))?,
-                posted_on: r.posted_on,
-                account: Account::parse(&r.account)
-                    .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
-                amount_cents: r.amount_cents,
-            })
-        })
-        .collect()
 }

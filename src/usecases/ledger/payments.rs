@@ -45,7 +45,7 @@ use crate::{
         ledger::{
             Account, Component, CreditUse, JournalKind, JournalLine, PaymentIn, PaymentPosting,
             PayorBook, PeriodTerms, PostedLine, ReversalIn, ReversalPosting, payment_journal_after,
-            reversal_posting,
+            posted_by, reversal_posting,
         },
         registry::Invalid,
     },
@@ -136,6 +136,34 @@ fn domain(e: DomainError) -> ApiError {
     ApiError::from(Invalid(vec![e]))
 }
 
+/// The payor's lines posted on or before `as_of`, in posting order (date,
+/// then when stored, then line): [`posted_by`] takes an earlier day's from them.
+pub(crate) fn lines_as_of(
+    conn: &mut DbConn,
+    municipality_id: i64,
+    payor_id: &str,
+    as_of: NaiveDate,
+) -> Result<Vec<PostedLine>, ApiError> {
+    db::ledger::payor_lines_as_of(
+        conn,
+        municipality_id,
+        &Account::payor_prefix(payor_id),
+        as_of,
+    )?
+    .into_iter()
+    .map(|r| {
+        Ok(PostedLine {
+            kind: JournalKind::parse(&r.kind)
+                .ok_or_else(|| ApiError::internal("stored journal has an unknown kind"))?,
+            posted_on: r.posted_on,
+            account: Account::parse(&r.account)
+                .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
+            amount_cents: r.amount_cents,
+        })
+    })
+    .collect()
+}
+
 /// The payor's lines posted on or before `as_of`, read as a book.
 pub(crate) fn book_as_of(
     conn: &mut DbConn,
@@ -143,24 +171,12 @@ pub(crate) fn book_as_of(
     payor_id: &str,
     as_of: NaiveDate,
 ) -> Result<PayorBook, ApiError> {
-    let rows = db::ledger::payor_lines_as_of(
+    Ok(PayorBook::from_lines(&lines_as_of(
         conn,
         municipality_id,
-        &Account::payor_prefix(payor_id),
+        payor_id,
         as_of,
-    )?;
-    let mut lines = Vec::with_capacity(rows.len());
-    for r in rows {
-        lines.push(PostedLine {
-            kind: JournalKind::parse(&r.kind)
-                .ok_or_else(|| ApiError::internal("stored journal has an unknown kind"))?,
-            posted_on: r.posted_on,
-            account: Account::parse(&r.account)
-                .map_err(|e| ApiError::internal(format!("stored ledger line: {e}")))?,
-            amount_cents: r.amount_cents,
-        });
-    }
-    Ok(PayorBook::from_lines(&lines))
+    )?))
 }
 
 /// The terms of every period of `book`: its policy, its return's due dates
@@ -315,11 +331,14 @@ pub fn record(
         "received_on",
         body.received_on,
     )?;
-    let book = book_as_of(conn, municipality_id, payor_id, body.received_on)?;
+    // The lines to today once (`received_on` is not after it): the book on
+    // `received_on` is their prefix.
+    let lines = lines_as_of(conn, municipality_id, payor_id, today)?;
+    let book = PayorBook::from_lines(posted_by(&lines, body.received_on));
     let period_terms = terms_of(conn, &terms, &book)?;
     // A forfeiture posted after `received_on` (the daily posting ran before
     // this payment was recorded) is charged already: never twice.
-    let forfeiture_posted: BTreeSet<Period> = book_as_of(conn, municipality_id, payor_id, today)?
+    let forfeiture_posted: BTreeSet<Period> = PayorBook::from_lines(&lines)
         .periods
         .iter()
         .filter(|(_, c)| {

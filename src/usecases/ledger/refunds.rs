@@ -36,13 +36,15 @@
 
 use chrono::{NaiveDate, Utc};
 
-use super::payments::{PaymentMethod, book_as_of};
+use super::payments::{PaymentMethod, lines_as_of};
 use crate::{
     db::{self, DbConn, ledger::LineRow, refunds::RefundRow},
     domain::{
         DomainError, Money, Period,
         compute::RefundInterestExclusions,
-        ledger::{JournalKind, RefundIn, RefundPosting, RefundTerms, refund_journal},
+        ledger::{
+            JournalKind, PayorBook, RefundIn, RefundPosting, RefundTerms, posted_by, refund_journal,
+        },
         registry::Invalid,
     },
     error::{ApiError, FieldError},
@@ -145,8 +147,9 @@ pub fn record(
             format!("the payor has no return for {period}: a refund names the return whose overpayment it refunds"),
         ));
     }
-    let then = book_as_of(conn, municipality_id, payor_id, body.refunded_on)?.credit;
-    let now = book_as_of(conn, municipality_id, payor_id, today.max(body.refunded_on))?.credit;
+    let lines = lines_as_of(conn, municipality_id, payor_id, today.max(body.refunded_on))?;
+    let then = PayorBook::from_lines(posted_by(&lines, body.refunded_on)).credit;
+    let now = PayorBook::from_lines(&lines).credit;
     let since =
         super::payments::credit_held_since(conn, municipality_id, payor_id, body.refunded_on)?;
     let held = then.min(now).min(since);
