@@ -125,12 +125,14 @@ pub fn claim_new(conn: &mut DbConn, claim: &Claim) -> QueryResult<bool> {
         created_at: claim.claimed_at,
         response_etag: None,
     };
-    let insert = diesel::insert_into(k::table).values(row);
-    let inserted: Vec<String> = match conn {
-        DbConn::Pg(c) => Reused(insert.on_conflict_do_nothing().returning(k::state)).load(c)?,
-        DbConn::Sqlite(c) => Reused(insert.on_conflict_do_nothing().returning(k::state)).load(c)?,
-    };
-    Ok(inserted.len() == 1)
+    Reused(
+        diesel::insert_into(k::table)
+            .values(row)
+            .on_conflict_do_nothing()
+            .returning(k::state),
+    )
+    .load_native::<String>(conn)
+    .map(|inserted| inserted.len() == 1)
 }
 
 /// The rows of `claim`'s key still `in_progress` since `since`.

@@ -85,14 +85,15 @@ pub fn defer_log(entry: AccessLogRow) -> Option<AccessLogRow> {
 /// Whether the lock named `(tenant, id)` is still to be taken in this unit
 /// (and, if so, noted as taken). Outside a unit, always `true`.
 pub fn first_lock(tenant: i64, id: &str) -> bool {
-    MEMO.with(|m| match m.borrow_mut().as_mut() {
-        None => true,
-        Some(memo) if memo.locks.iter().any(|(t, i)| *t == tenant && i == id) => false,
-        Some(memo) => {
+    if holds_lock(tenant, id) {
+        return false;
+    }
+    MEMO.with(|m| {
+        if let Some(memo) = m.borrow_mut().as_mut() {
             memo.locks.push((tenant, id.to_owned()));
-            true
         }
-    })
+    });
+    true
 }
 
 /// The policy history this unit read for `tenant`, if any.
