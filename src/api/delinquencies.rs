@@ -475,7 +475,7 @@ impl From<DailyPosting> for DailyPostingBody {
                     journal_id: p.journal_id,
                     amount: p.line.amount,
                     explanation: p.line.explanation,
-                    citation: p.line.citation,
+                    citation: p.line.citation.into(),
                 })
                 .collect(),
         }

@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::money::Money;
+use super::{citation::Citation, money::Money};
 
 /// One computed amount with the rule, inputs and ordinance citation it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -27,19 +27,25 @@ pub struct Line {
     /// "4.5 % of taxable receipts 12345.67 = 555.56".
     pub explanation: String,
     /// The ordinance paragraph and statute the rule comes from.
-    pub citation: String,
+    #[schema(value_type = String)]
+    pub citation: Citation,
     /// The inputs of the computation by name, as strings.
     pub inputs: BTreeMap<String, String>,
 }
 
 impl Line {
     /// Starts a line; add inputs with [`Line::input`].
-    pub fn new(code: &str, amount: Money, explanation: impl Into<String>, citation: &str) -> Line {
+    pub fn new(
+        code: &str,
+        amount: Money,
+        explanation: impl Into<String>,
+        citation: impl Into<Citation>,
+    ) -> Line {
         Line {
             code: code.to_owned(),
             amount,
             explanation: explanation.into(),
-            citation: citation.to_owned(),
+            citation: citation.into(),
             inputs: BTreeMap::new(),
         }
     }
@@ -62,7 +68,8 @@ pub struct DateLine {
     /// A sentence for people with the inputs written out.
     pub explanation: String,
     /// The ordinance paragraph and statute the rule comes from.
-    pub citation: String,
+    #[schema(value_type = String)]
+    pub citation: Citation,
     /// The inputs of the computation by name, as strings.
     pub inputs: BTreeMap<String, String>,
 }
@@ -73,13 +80,13 @@ impl DateLine {
         code: &str,
         date: NaiveDate,
         explanation: impl Into<String>,
-        citation: &str,
+        citation: impl Into<Citation>,
     ) -> DateLine {
         DateLine {
             code: code.to_owned(),
             date,
             explanation: explanation.into(),
-            citation: citation.to_owned(),
+            citation: citation.into(),
             inputs: BTreeMap::new(),
         }
     }

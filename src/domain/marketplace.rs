@@ -95,7 +95,7 @@ pub fn assess(
         "collection_difference",
         difference,
         format!("tax owed {owed} − tax collected {collected} = {difference} ({meaning})"),
-        &format!("{STATUTE}; {}", policy.rate.citation),
+        format!("{STATUTE}; {}", policy.rate.citation),
     )
     .input("tax_owed", owed)
     .input("tax_collected", collected);

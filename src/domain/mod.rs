@@ -9,11 +9,12 @@
 //! ordinances) and Wis. Stat. § 66.0615; where they are silent, DESIGN §3 decides.
 //!
 //! Map: `money`, `period`, `calendar` (value types); `policy` (+ `policy/`), `presets`
-//! (the ordinance as data); `compute/` (one file per rule family); `quote` (what a
+//! (the ordinance as data); `citation` (shared, written as JSON once); `compute/` (one file per rule family); `quote` (what a
 //! return owes, and the year's due calendar); `explain`, `error`.
 
 pub mod attachment;
 pub mod calendar;
+pub mod citation;
 pub mod clock;
 pub mod compute;
 pub mod delinquency;
@@ -48,6 +49,7 @@ pub mod zone_membership;
 mod schema_tests;
 
 pub use calendar::BusinessCalendar;
+pub use citation::Citation;
 pub use error::DomainError;
 pub use explain::{DateLine, Line};
 pub use money::{Money, MoneyParseError, allocate};

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::attachment::AttachmentKind;
+use super::citation::Citation;
 use super::money::Money;
 use super::quote::DueKind;
 
@@ -38,12 +39,12 @@ pub struct Cited<T> {
     /// The value.
     pub value: T,
     /// Where the value comes from, e.g. "Montello room tax, interest ¶".
-    pub citation: String,
+    pub citation: Citation,
 }
 
 impl<T> Cited<T> {
     /// Pairs a value with its citation.
-    pub fn new(value: T, citation: impl Into<String>) -> Cited<T> {
+    pub fn new(value: T, citation: impl Into<Citation>) -> Cited<T> {
         Cited {
             value,
             citation: citation.into(),

@@ -143,8 +143,9 @@ pub(crate) fn mark_paid_with_return(line: &mut Line, title: &str) {
     line.explanation.push_str(
         " (no payment date was given: the tax must accompany the return, so it counts as paid when the return was filed)",
     );
-    line.citation
-        .push_str(&format!("; {title}: the tax shall accompany each return"));
+    line.citation = line
+        .citation
+        .joined(&format!("; {title}: the tax shall accompany each return"));
     line.inputs
         .insert("paid_on_source".to_owned(), "filed_on".to_owned());
 }
@@ -207,7 +208,7 @@ pub fn quote(
             "tax {} − collection fee {} + interest {} + late filing fee {} + late-payment forfeiture {} = {total_due}",
             tax_line.amount, fee_line.amount, interest_line.amount, late_fee_line.amount, forfeiture_line.amount
         ),
-        &format!("{}: the amounts above, each with its own citation", policy.title),
+        format!("{}: the amounts above, each with its own citation", policy.title),
     )
     .input("policy_effective_from", policy.effective_from);
 

@@ -156,12 +156,12 @@ pub fn issue(
     let policy = policy_on(&terms, today)?;
     let citation = match &policy.sale_of_business {
         Some(rule) if rule.value.provision == SaleProvision::ClearanceCertificate => {
-            rule.citation.clone()
+            rule.citation.to_string()
         }
         other => {
             let why = other
                 .as_ref()
-                .map(|r| r.citation.clone())
+                .map(|r| r.citation.to_string())
                 .unwrap_or_else(|| format!("{}: no such provision", policy.title));
             return Err(ApiError::Validation(vec![FieldError::new(
                 "payor",
@@ -431,7 +431,7 @@ pub fn successor_liability(
     Ok(SuccessorLiability {
         transfer_on,
         quarters,
-        citation,
+        citation: citation.to_string(),
     })
 }
 

@@ -327,7 +327,7 @@ fn succession(
             Ok(Succession::ClearanceCertificate(ClearanceStatus {
                 certificate,
                 withholding_duty: WITHHOLDING_DUTY.to_owned(),
-                citation: rule.citation.clone(),
+                citation: rule.citation.to_string(),
             }))
         }
     }

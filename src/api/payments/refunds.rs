@@ -145,7 +145,7 @@ impl From<RecordedRefund> for Refund {
             interest: RefundInterest {
                 amount: r.posting.interest.amount,
                 explanation: r.posting.interest.explanation,
-                citation: r.posting.interest.citation,
+                citation: r.posting.interest.citation.into(),
             },
             paid_out: r.posting.paid_out,
             credit_left: r.credit_left,

@@ -118,7 +118,7 @@ fn posted_charges(charges: Vec<crate::domain::ledger::Posted>) -> Vec<PostedChar
             component: c.component.as_str().to_owned(),
             amount: c.line.amount,
             explanation: c.line.explanation,
-            citation: c.line.citation,
+            citation: c.line.citation.into(),
         })
         .collect()
 }

@@ -218,7 +218,7 @@ impl From<AppliedDeposit> for SecurityApplied {
                     component: c.component.as_str().to_owned(),
                     amount: c.line.amount,
                     explanation: c.line.explanation,
-                    citation: c.line.citation,
+                    citation: c.line.citation.into(),
                 })
                 .collect(),
         }

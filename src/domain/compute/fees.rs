@@ -120,7 +120,7 @@ pub fn late_payment_forfeiture(
             "{}'s ordinance has no late-payment forfeiture",
             policy.municipality
         );
-        return Ok(Line::new(code, Money::ZERO, why, &no_provision(policy)));
+        return Ok(Line::new(code, Money::ZERO, why, no_provision(policy)));
     };
     let r = rule.value;
     let in_time_until = due

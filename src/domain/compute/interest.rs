@@ -115,7 +115,7 @@ pub fn refund_interest(
                 "{}'s ordinance allows no interest on refunds",
                 policy.municipality
             ),
-            &no_provision(policy),
+            no_provision(policy),
         ),
         Some(rate)
             if exclusions.intentional_careless_or_neglect || exclusions.return_incomplete =>

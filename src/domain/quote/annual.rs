@@ -40,14 +40,14 @@ pub(super) fn annual_quote(
             "the annual return for {period} summarises the quarterly returns: {}; that tax was due with each quarter's return and is not owed again",
             year_tax.explanation
         ),
-        citation: format!("{}; {annual}", year_tax.citation),
+        citation: year_tax.citation.joined(&format!("; {annual}")),
         ..year_tax
     };
     let reconciliation = Line::new(
         "reconciliation",
         Money::ZERO,
         "the annual return owes only the differences it reveals against the quarterly returns on file, each an adjustment of its quarter with interest from that quarter's due date; a quote sees no return on file, so it assumes they agree and owes nothing",
-        &format!(
+        format!(
             "{annual}; the annual return shall \"reconcile and adjust for errors in the quarterly returns\" (roomtax DESIGN §3: each difference is an adjustment of its quarter)"
         ),
     )
@@ -61,7 +61,7 @@ pub(super) fn annual_quote(
             "reconciliation {} + late filing fee {} = {total_due}",
             reconciliation.amount, fee.amount
         ),
-        &format!(
+        format!(
             "{}: the amounts above, each with its own citation",
             policy.title
         ),

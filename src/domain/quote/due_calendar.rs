@@ -66,7 +66,7 @@ pub fn due_calendar(history: &PolicyHistory, year: i32) -> Vec<DueItem> {
                 kind,
                 due_date: line.date,
                 rule: line.inputs.get("rule").cloned().unwrap_or_default(),
-                citation: line.citation,
+                citation: line.citation.into(),
                 explanation: line.explanation,
             })
         })

@@ -111,7 +111,7 @@ pub(super) fn difference(
                 "tax on {} {} − tax on the version it supersedes {} = {delta}",
                 occasion.source, new.tax, previous.tax
             ),
-            &format!("{}; {}", policy.rate.citation, occasion.citation),
+            format!("{}; {}", policy.rate.citation, occasion.citation),
         )
         .input("previous_tax", previous.tax)
         .input("new_tax", new.tax),
@@ -140,7 +140,7 @@ pub(super) fn difference(
     } else {
         let refund = policy.refund_interest_monthly_rate.as_ref().map_or_else(
             || format!("{}: refunds bear no interest", policy.municipality),
-            |rate| rate.citation.clone(),
+            |rate| rate.citation.to_string(),
         );
         Line::new(
             "credit",
@@ -149,7 +149,7 @@ pub(super) fn difference(
                 "the tax went down by {credit}: a credit on the payor's account (any refund interest is computed when it is refunded, from the due date {})",
                 occasion.due
             ),
-            &format!("{}; {refund}", occasion.citation),
+            format!("{}; {refund}", occasion.citation),
         )
     });
     let mut interest_line = interest(policy, additional, occasion.due, Some(occasion.paid_on))?;
@@ -164,7 +164,7 @@ pub(super) fn difference(
             "additional tax {additional} + interest {} = {amount_due}",
             interest_line.amount
         ),
-        &format!(
+        format!(
             "{}: the amounts above, each with its own citation",
             policy.title
         ),

@@ -321,7 +321,7 @@ pub fn reconcile(
                 annual.amount_due,
                 annual.late_filing_fee
             ),
-            &format!("{}: the amounts above, each with its own citation", annual_policy.title),
+            format!("{}: the amounts above, each with its own citation", annual_policy.title),
         )
         .input("policy_effective_from", annual_policy.effective_from),
     );

@@ -303,9 +303,9 @@ pub fn letter(
             .find(|s| s.period == p.period)
             .and_then(|s| s.interest_accrued.as_ref());
         if let Some(line) = line
-            && !citations.contains(&line.citation)
+            && !citations.iter().any(|c| *line.citation == **c)
         {
-            citations.push(line.citation.clone());
+            citations.push(line.citation.to_string());
         }
     }
     if !d.credit.is_zero() {

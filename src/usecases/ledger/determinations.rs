@@ -570,9 +570,9 @@ fn estimate(
     ];
     let citations = vec![
         authority,
-        policy.non_filer_penalty.citation.clone(),
+        policy.non_filer_penalty.citation.to_string(),
         ESTIMATE_STATUTE.to_owned(),
-        policy.interest_monthly_rate.citation.clone(),
+        policy.interest_monthly_rate.citation.to_string(),
     ];
     Ok(Computed {
         tax_found: Some(e.tax.amount),
@@ -626,7 +626,7 @@ fn audit(
         lines: vec![found, diff],
         limit_date: None,
         due_date: period.last_day(),
-        citations: vec![authority, policy.interest_monthly_rate.citation.clone()],
+        citations: vec![authority, policy.interest_monthly_rate.citation.to_string()],
     })
 }
 
@@ -653,7 +653,7 @@ fn fraud(
         lines: vec![penalty],
         limit_date: None,
         due_date: period.last_day(),
-        citations: vec![authority, policy.fraud_penalty_rate.citation.clone()],
+        citations: vec![authority, policy.fraud_penalty_rate.citation.to_string()],
     })
 }
 

@@ -296,7 +296,7 @@ pub fn require(
                 period: None,
                 amount,
             }],
-            citations: vec![line.citation.clone()],
+            citations: vec![line.citation.to_string()],
             journal_id: None,
             cause_type: "security_deposit".to_owned(),
             cause_id: id.clone(),
@@ -460,7 +460,7 @@ pub fn notify_application(
                     amount: *m,
                 })
                 .collect(),
-            citations: vec![first.citation.clone()],
+            citations: vec![first.citation.to_string()],
             journal_id: None,
             cause_type: "security_deposit".to_owned(),
             cause_id: deposit_id.to_owned(),

@@ -210,7 +210,7 @@ pub fn state_report(
         Some(z) => {
             let note = history
                 .for_period(&quarters_of[3])
-                .map(|p| p.distribution.citation.clone())
+                .map(|p| p.distribution.citation.to_string())
                 .unwrap_or_default();
             (Some(commission_part(conn, z, year)?), note)
         }
