@@ -7,20 +7,63 @@
 //! ordinance paragraph (and statute) the rule comes from; `inputs` holds the inputs as
 //! strings (amounts as two-decimal strings, dates ISO 8601, rates as decimals).
 
-use std::collections::BTreeMap;
+use std::{borrow::Cow, collections::BTreeMap};
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{citation::Citation, money::Money};
+use super::{citation::Citation, iso_date::Iso, money::Money, period::Period};
+
+/// A rule id or an input's name: written in the code (`"tax"`, `"due_date"`), so
+/// borrowed for the program's life rather than copied into every line; owned only
+/// when read back from stored JSON.
+pub type Name = Cow<'static, str>;
+
+/// A line's inputs by name, in name order (as they are written in JSON).
+pub type Inputs = BTreeMap<Name, String>;
+
+/// A value recorded as a line's input: amounts with two decimals, dates in ISO
+/// 8601, rates as decimals, counts, flags and periods as they read.
+pub trait InputValue {
+    /// The value as the input's string.
+    fn input_text(&self) -> String;
+}
+
+impl InputValue for NaiveDate {
+    fn input_text(&self) -> String {
+        Iso(*self).to_string()
+    }
+}
+
+impl<T: InputValue + ?Sized> InputValue for &T {
+    fn input_text(&self) -> String {
+        (**self).input_text()
+    }
+}
+
+/// Values written as `Display` writes them.
+macro_rules! input_by_display {
+    ($($t:ty),* $(,)?) => {
+        $(impl InputValue for $t {
+            fn input_text(&self) -> String {
+                self.to_string()
+            }
+        })*
+    };
+}
+
+input_by_display!(
+    Money, Decimal, Period, str, String, bool, u8, u16, u32, u64, usize, i32, i64
+);
 
 /// One computed amount with the rule, inputs and ordinance citation it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Line {
     /// Stable rule id, e.g. `tax`, `interest`, `late_filing_fee`, `commission_share`.
-    pub code: String,
+    #[schema(value_type = String)]
+    pub code: Name,
     /// The amount computed, a decimal string with two decimals.
     pub amount: Money,
     /// A sentence for people with the inputs written out, e.g.
@@ -30,19 +73,20 @@ pub struct Line {
     #[schema(value_type = String)]
     pub citation: Citation,
     /// The inputs of the computation by name, as strings.
-    pub inputs: BTreeMap<String, String>,
+    #[schema(value_type = BTreeMap<String, String>)]
+    pub inputs: Inputs,
 }
 
 impl Line {
     /// Starts a line; add inputs with [`Line::input`].
     pub fn new(
-        code: &str,
+        code: impl Into<Name>,
         amount: Money,
         explanation: impl Into<String>,
         citation: impl Into<Citation>,
     ) -> Line {
         Line {
-            code: code.to_owned(),
+            code: code.into(),
             amount,
             explanation: explanation.into(),
             citation: citation.into(),
@@ -51,8 +95,8 @@ impl Line {
     }
 
     /// Records one input by name.
-    pub fn input(mut self, name: &str, value: impl ToString) -> Line {
-        self.inputs.insert(name.to_owned(), value.to_string());
+    pub fn input(mut self, name: &'static str, value: impl InputValue) -> Line {
+        self.inputs.insert(Cow::Borrowed(name), value.input_text());
         self
     }
 }
@@ -61,7 +105,8 @@ impl Line {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DateLine {
     /// Stable rule id, e.g. `quarterly_due_date`, `annual_due_date`, `filing_due_date`.
-    pub code: String,
+    #[schema(value_type = String)]
+    pub code: Name,
     /// The date computed (ISO 8601).
     #[serde(serialize_with = "crate::domain::iso_date::serialize")]
     pub date: NaiveDate,
@@ -71,19 +116,20 @@ pub struct DateLine {
     #[schema(value_type = String)]
     pub citation: Citation,
     /// The inputs of the computation by name, as strings.
-    pub inputs: BTreeMap<String, String>,
+    #[schema(value_type = BTreeMap<String, String>)]
+    pub inputs: Inputs,
 }
 
 impl DateLine {
     /// Starts a date line; add inputs with [`DateLine::input`].
     pub fn new(
-        code: &str,
+        code: impl Into<Name>,
         date: NaiveDate,
         explanation: impl Into<String>,
         citation: impl Into<Citation>,
     ) -> DateLine {
         DateLine {
-            code: code.to_owned(),
+            code: code.into(),
             date,
             explanation: explanation.into(),
             citation: citation.into(),
@@ -92,8 +138,8 @@ impl DateLine {
     }
 
     /// Records one input by name.
-    pub fn input(mut self, name: &str, value: impl ToString) -> DateLine {
-        self.inputs.insert(name.to_owned(), value.to_string());
+    pub fn input(mut self, name: &'static str, value: impl InputValue) -> DateLine {
+        self.inputs.insert(Cow::Borrowed(name), value.input_text());
         self
     }
 }

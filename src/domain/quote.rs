@@ -147,7 +147,7 @@ pub(crate) fn mark_paid_with_return(line: &mut Line, title: &str) {
         .citation
         .joined(&format!("; {title}: the tax shall accompany each return"));
     line.inputs
-        .insert("paid_on_source".to_owned(), "filed_on".to_owned());
+        .insert("paid_on_source".into(), "filed_on".to_owned());
 }
 
 /// Quotes a return of a municipality whose zone memberships are `zone` (see the module

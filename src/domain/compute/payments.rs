@@ -184,7 +184,7 @@ mod tests {
         let result = apply_payment(&montello(), m("150.00"), &charges).unwrap();
         assert_eq!(result.unapplied, m("50.00"));
         assert_eq!(
-            result.lines.last().map(|l| l.code.as_str()),
+            result.lines.last().map(|l| l.code.as_ref()),
             Some("unapplied_credit")
         );
         assert!(apply_payment(&montello(), m("-1"), &charges).is_err());

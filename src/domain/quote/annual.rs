@@ -35,7 +35,7 @@ pub(super) fn annual_quote(
     let period = input.period;
     let annual = &policy.annual_return.citation;
     let summary = Line {
-        code: "annual_summary".to_owned(),
+        code: "annual_summary".into(),
         explanation: format!(
             "the annual return for {period} summarises the quarterly returns: {}; that tax was due with each quarter's return and is not owed again",
             year_tax.explanation

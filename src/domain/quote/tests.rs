@@ -56,7 +56,7 @@ fn montello_2026_q1_worked_example() {
     );
     assert_eq!(q.total_due, m("555.56"));
     assert_eq!(q.policy_version, d("2020-01-01"));
-    let codes: Vec<&str> = q.lines.iter().map(|l| l.code.as_str()).collect();
+    let codes: Vec<&str> = q.lines.iter().map(|l| l.code.as_ref()).collect();
     assert_eq!(
         codes,
         [
@@ -520,7 +520,7 @@ fn an_annual_quote_owes_only_what_reconciliation_would() {
         q.distribution.commission + q.distribution.municipality,
         Money::ZERO
     );
-    let codes: Vec<&str> = q.lines.iter().map(|l| l.code.as_str()).collect();
+    let codes: Vec<&str> = q.lines.iter().map(|l| l.code.as_ref()).collect();
     assert_eq!(
         codes,
         [
@@ -556,7 +556,7 @@ fn every_date_line_of_an_annual_quote_cites_the_annual_return_paragraph() {
         (hayward(), "2025"),
     ] {
         let q = quote(&history(policy.clone()), &input(period, "1000.00"), ZONE).unwrap();
-        let codes: Vec<&str> = q.dates.iter().map(|l| l.code.as_str()).collect();
+        let codes: Vec<&str> = q.dates.iter().map(|l| l.code.as_ref()).collect();
         assert_eq!(codes, ["annual_due_date", "filing_due_date"], "{period}");
         for date in &q.dates {
             assert_eq!(

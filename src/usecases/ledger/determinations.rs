@@ -595,7 +595,7 @@ fn audit(
         (Some(gross), _) => {
             let mut l =
                 tax(policy, gross, body.exempt_receipts.unwrap_or_default()).map_err(domain)?;
-            l.code = "tax_found".to_owned();
+            l.code = "tax_found".into();
             l.explanation = format!("audited: {}", l.explanation);
             l
         }

@@ -56,7 +56,7 @@ fn additional_tax_bears_interest_from_the_original_due_date() {
         (diff.due_date, diff.paid_on),
         (d("2026-04-30"), d("2026-07-10"))
     );
-    let codes: Vec<&str> = diff.lines.iter().map(|l| l.code.as_str()).collect();
+    let codes: Vec<&str> = diff.lines.iter().map(|l| l.code.as_ref()).collect();
     assert_eq!(
         codes,
         ["tax_difference", "additional_tax", "interest", "amount_due"]
