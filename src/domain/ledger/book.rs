@@ -54,6 +54,18 @@ pub fn posted_by(lines: &[PostedLine], on: NaiveDate) -> &[PostedLine] {
     &lines[..lines.partition_point(|l| l.posted_on <= on)]
 }
 
+/// The security deposit held on the payor's deposit account by `lines` (a
+/// payor's lines): the account is credited when money is received and
+/// debited when it is applied or returned, so what is held is the negated
+/// sum of its lines.
+pub fn deposit_held(lines: &[PostedLine]) -> Money {
+    -lines
+        .iter()
+        .filter(|l| matches!(l.account, Account::PayorSecurityDeposit { .. }))
+        .map(|l| Money::from_cents(l.amount_cents))
+        .sum::<Money>()
+}
+
 /// One component of one period: what was charged, what was paid, what is owed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ComponentBook {
@@ -171,6 +183,27 @@ mod tests {
             account,
             amount_cents: cents,
         }
+    }
+
+    #[test]
+    fn the_deposit_held_is_the_negated_sum_of_its_account_alone() {
+        let q1 = Period::parse("2026-Q1").unwrap();
+        let deposit = Account::PayorSecurityDeposit {
+            payor_id: "p".to_owned(),
+        };
+        let lines = [
+            line(JournalKind::SecurityReceived, Account::Cash, 100_000),
+            line(JournalKind::SecurityReceived, deposit.clone(), -100_000),
+            line(
+                JournalKind::ReturnFiled,
+                Account::payor("p", q1, Component::Tax),
+                55_556,
+            ),
+            line(JournalKind::SecurityApplied, deposit, 30_000),
+        ];
+        assert_eq!(deposit_held(&lines), m("700.00"));
+        assert_eq!(deposit_held(&lines[..2]), m("1000.00"));
+        assert_eq!(deposit_held(&lines[..0]), Money::ZERO);
     }
 
     #[test]

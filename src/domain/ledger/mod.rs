@@ -51,7 +51,7 @@ pub mod reversal;
 pub mod security;
 
 pub use account::{Account, Component};
-pub use book::{ComponentBook, PayorBook, PostedLine, posted_by};
+pub use book::{ComponentBook, PayorBook, PostedLine, deposit_held, posted_by};
 pub use credit::{CreditPosting, credit_journal, credit_journal_dated, credit_lots};
 pub use journal::{Cause, Journal, JournalKind, JournalLine, LedgerError};
 pub use payments::reversal_keeps;

@@ -24,13 +24,13 @@
 
 use chrono::NaiveDate;
 
-use super::payments::{book_as_of, terms_of};
+use super::payments::{lines_as_of, terms_of};
 use crate::{
     db::{self, DbConn, payments::PaymentRow, refunds::RefundRow},
     domain::{
         Line, Money, Period,
         compute::interest,
-        ledger::{Component, ComponentBook},
+        ledger::{Component, ComponentBook, PayorBook, deposit_held},
         registry::Invalid,
     },
     error::{ApiError, FieldError},
@@ -268,7 +268,10 @@ pub(crate) fn compute(
     as_of: NaiveDate,
 ) -> Result<Statement, ApiError> {
     let terms = PayorTerms::load(conn, municipality_id, payor_id)?;
-    let book = book_as_of(conn, municipality_id, payor_id, as_of)?;
+    // One read of the payor's lines to the date: its book, and its security
+    // deposit account (`payor:<id>:security_deposit`, under the same prefix).
+    let lines = lines_as_of(conn, municipality_id, payor_id, as_of)?;
+    let book = PayorBook::from_lines(&lines);
     let period_terms = terms_of(conn, &terms, &book)?;
     let mut determined = super::determinations::of_payor(conn, municipality_id, payor_id)?;
     determined.retain(|d| d.row.determined_on <= as_of);
@@ -320,19 +323,8 @@ pub(crate) fn compute(
         .into_iter()
         .filter(|r| r.refunded_on <= as_of)
         .collect();
-    // The deposit account is credited when money is received: held is the
-    // negated sum of its lines to the date.
-    let deposit_account = crate::domain::ledger::Account::PayorSecurityDeposit {
-        payor_id: payor_id.to_owned(),
-    }
-    .to_string();
-    let held: i64 = db::ledger::payor_lines_as_of(conn, municipality_id, &deposit_account, as_of)?
-        .iter()
-        .filter(|l| l.account == deposit_account)
-        .map(|l| l.amount_cents)
-        .sum();
     Ok(Statement {
-        security_deposit: Money::from_cents(-held),
+        security_deposit: deposit_held(&lines),
         payor_id: payor_id.to_owned(),
         as_of,
         periods,
