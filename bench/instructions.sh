@@ -4,18 +4,22 @@
 # "Instructions per request"). User-space instructions of the server only (the kernel's
 # share, the socket's send and receive, is not counted).
 #
-#   bench/instructions.sh --binary PATH (--path /healthz | --lua SCRIPT) [--seconds N] [--keep]
+#   bench/instructions.sh --binary PATH (--path /healthz | --lua SCRIPT) [--as EMAIL]
+#                         [--seconds N] [--keep]
 #
 # Starts PATH with `serve --demo` under callgrind in a fresh folder (port 8111), warms it
 # for 3 s with wrk (1 thread, 4 connections), zeroes the counters, loads it for N seconds
 # (default 10), dumps the counters and prints the instructions per request answered.
 # --keep leaves the work folder and names the dump, for `callgrind_annotate --inclusive=yes`.
+# --as EMAIL signs in as that demo account (the password the demo prints) and sends its
+# access token with every request, e.g. a statement:
+#   --as clerk@montello.demo --path /v1/municipalities/montello/payors/5b0c8c1e-0000-4000-8000-000000000001/account
 # --lua is a wrk script whose requests go to the demo server (bench/wrk/quote-demo.lua
 # quotes Montello as the harness's quote scenario does). Needs valgrind and wrk.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-binary="" path="" lua="" seconds=10 port=8111 keep=""
+binary="" path="" lua="" seconds=10 port=8111 keep="" as=""
 while (($#)); do
   case $1 in
     --binary) binary=$(realpath "$2"); shift 2 ;;
@@ -23,7 +27,8 @@ while (($#)); do
     --lua) lua=$(realpath "$2"); shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --as) as=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -50,6 +55,13 @@ for _ in $(seq 1 180); do
   sleep 1
 done
 if [[ -n $lua ]]; then target=(-s "$lua" "http://127.0.0.1:$port/"); else target=("http://127.0.0.1:$port$path"); fi
+if [[ -n $as ]]; then
+  password=$(sed -n 's/^Demo accounts (password shown only now): //p' "$work/serve.log")
+  token=$(curl -fs "http://127.0.0.1:$port/v1/auth/token" -H 'content-type: application/json' \
+    -d "{\"email\":\"$as\",\"password\":\"$password\"}" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
+  target=(-H "authorization: Bearer $token" "${target[@]}")
+fi
 wrk -t1 -c4 -d3s "${target[@]}" >/dev/null
 callgrind_control -z "$server" >/dev/null 2>&1
 wrk -t1 -c4 -d"${seconds}s" "${target[@]}" >"$work/wrk.txt"

@@ -180,7 +180,7 @@ impl Account {
             _ => return Err(fail()),
         };
         // One spelling per account: a period with another text is refused.
-        if account.to_string() != text {
+        if !writes_as(&account, text) {
             return Err(fail());
         }
         Ok(account)
@@ -223,6 +223,20 @@ impl fmt::Display for Account {
     }
 }
 
+/// True when `value` displays as exactly `text`, compared as it is written
+/// (no `String` is made: every ledger line read is parsed, and checked, once).
+fn writes_as(value: &impl fmt::Display, text: &str) -> bool {
+    struct Against<'a>(&'a str);
+    impl fmt::Write for Against<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0 = self.0.strip_prefix(s).ok_or(fmt::Error)?;
+            Ok(())
+        }
+    }
+    let mut rest = Against(text);
+    fmt::write(&mut rest, format_args!("{value}")).is_ok() && rest.0.is_empty()
+}
+
 impl FromStr for Account {
     type Err = AccountParseError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -261,6 +275,18 @@ pub(crate) mod tests {
         ] {
             assert_eq!(Account::parse(&name).unwrap().to_string(), name);
         }
+    }
+
+    #[test]
+    fn writes_as_compares_the_whole_text_without_a_copy() {
+        let account = Account::payor(MOTEL, Period::parse("2026-Q1").unwrap(), Component::Tax);
+        let name = account.to_string();
+        assert!(writes_as(&account, &name));
+        assert!(!writes_as(&account, &name[..name.len() - 1]));
+        assert!(!writes_as(&account, &format!("{name}x")));
+        assert!(!writes_as(&account, &name.replace("tax", "tay")));
+        assert!(!writes_as(&account, ""));
+        assert!(writes_as(&Account::Cash, "municipality:cash"));
     }
 
     #[test]

@@ -19,6 +19,8 @@
 //!   month that has ended is refused. (Until issue 7 the last day itself was refused,
 //!   which refused a version effective from the 1st on the month's last day.)
 
+use std::sync::Arc;
+
 use chrono::{Datelike, NaiveDate};
 
 use super::{Policy, PolicyError};
@@ -37,9 +39,13 @@ pub fn ended_period_changed(first_changed_day: NaiveDate, today: NaiveDate) -> O
 }
 
 /// A municipality's policy versions, sorted by `effective_from`, each valid.
+///
+/// The versions are shared: a clone (every unit of work takes one from the
+/// parsed histories kept in memory, `db::policies`) is a reference count, and
+/// [`PolicyHistory::add`] copies them only when another holder shares them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicyHistory {
-    versions: Vec<Policy>,
+    versions: Arc<Vec<Policy>>,
 }
 
 impl PolicyHistory {
@@ -56,7 +62,9 @@ impl PolicyHistory {
         {
             return Err(PolicyError::DuplicateEffectiveDate(pair[0].effective_from));
         }
-        Ok(PolicyHistory { versions })
+        Ok(PolicyHistory {
+            versions: Arc::new(versions),
+        })
     }
 
     /// A history of one version.
@@ -136,7 +144,7 @@ impl PolicyHistory {
         let index = self
             .versions
             .partition_point(|p| p.effective_from < policy.effective_from);
-        self.versions.insert(index, policy);
+        Arc::make_mut(&mut self.versions).insert(index, policy);
         Ok(())
     }
 }
