@@ -29,6 +29,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.parse
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
@@ -41,6 +42,7 @@ SCENARIOS = [
     ("healthz", "healthz.lua", "GET /healthz (anchor: the bare framework)"),
     ("quote", "quote.lua", "POST /v1/municipalities/{m}/quotes"),
     ("me", "me.lua", "GET /v1/me (authenticated read)"),
+    ("payor", "payor.lua", "GET .../payors/{p} (a confidential read: one row, access-logged)"),
     ("statement", "statement.lua", "GET .../payors/{p}/account (statement)"),
     ("missing", "missing.lua", "GET .../returns?period=2025-Q4&status=missing"),
     ("remittances", "remittances.lua", "GET /v1/zones/{z}/remittances?year=2025"),
@@ -293,6 +295,21 @@ def pg_payor_setup(args, report, payors):
     args.pg_payors = len(mine)
 
 
+def pg_vacuum(args):
+    """What autovacuum does to a table after a bulk load, done once before measuring:
+    `VACUUM (ANALYZE)` of the whole database (as the superuser). Production runs with
+    autovacuum on (the service warns at start-up when it is off); a PostgreSQL whose
+    autovacuum is off (this project's development machine) would otherwise be measured
+    with no planner statistics and no visibility map: every index-only scan fetching the
+    heap, and plans made for empty tables. Returns autovacuum's setting and the seconds
+    the VACUUM took."""
+    out = subprocess.run(["psql", args.sql_url, "-X", "-A", "-t", "-c", "SHOW autovacuum"],
+                         capture_output=True, text=True, check=True)
+    t = time.time()
+    subprocess.run(["psql", args.sql_url, "-X", "-q", "-c", "VACUUM (ANALYZE)"], check=True)
+    return {"autovacuum": out.stdout.strip(), "vacuum_analyze_seconds": round(time.time() - t, 1)}
+
+
 def settle(addr):
     """Let the server finish what the previous scenario left queued (wrk stops sending
     at its deadline; requests in the blocking pool still run): wait until /readyz, which
@@ -324,7 +341,14 @@ def markdown(result):
              f"Seed: {result['seed']['size']['municipalities']} municipalities × "
              f"{result['seed']['size']['payors_per_municipality']} payors, "
              f"{result['seed']['returns']} returns, {result['seed']['payments']} payments, "
-             f"{result['seed']['remittances']} remittances in {result['seed']['seconds']} s.", "",
+             f"{result['seed']['remittances']} remittances in {result['seed']['seconds']} s."
+             + (f" Then `VACUUM (ANALYZE)` in {result['pg_vacuum']['vacuum_analyze_seconds']} s "
+                f"(the server's autovacuum: {result['pg_vacuum']['autovacuum']})."
+                if result.get('pg_vacuum') else
+                (" Measured as seeded (`--no-vacuum`)." if result['backend'] == 'postgres' else ""))
+             + (f" The service and pgbench connect with sslmode={result['pg_sslmode']}."
+                if result.get('pg_sslmode') else ""),
+             "",
              "| scenario | requests/s | of /healthz | server CPU µs/request | p50 ms | p90 ms | p99 ms | at half peak: requests/s (of peak) | p99 ms | non-2xx | socket errors | RSS MiB after | peak RSS MiB |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for s in result["scenarios"]:
@@ -373,6 +397,8 @@ def main():
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
     ap.add_argument("--reuse", action="store_true",
                     help="the work folder holds an earlier run's seed (SQLite)")
+    ap.add_argument("--no-vacuum", dest="vacuum", action="store_false",
+                    help="PostgreSQL: measure the database as seeded, without VACUUM (ANALYZE)")
     ap.add_argument("--sql-url", default="")
     ap.add_argument("--pg-app-url", default="")
     ap.add_argument("--pg-app-role", default="")
@@ -386,8 +412,13 @@ def main():
     log(f"seeding scale {args.scale} on {args.backend}")
     report, payors = seed(args, env)
     log(f"seeded {report['returns']} returns, {report['payments']} payments in {report['seconds']} s")
+    maintained = None
     if args.backend == "postgres":
         pg_payor_setup(args, report, payors)
+        if args.vacuum:
+            maintained = pg_vacuum(args)
+            log(f"VACUUM (ANALYZE) in {maintained['vacuum_analyze_seconds']} s "
+                f"(autovacuum is {maintained['autovacuum']} on this server)")
 
     server = Server(args.bin, args.work, env)
     server.start()
@@ -397,7 +428,11 @@ def main():
               "started": started.isoformat(timespec="seconds"), "clients": args.clients,
               "threads": args.threads, "duration": args.duration, "cpus": os.cpu_count(),
               "machine": platform.platform(), "load_before": load_before,
-              "seed": {k: v for k, v in report.items() if k != "password"}, "scenarios": []}
+              "seed": {k: v for k, v in report.items() if k != "password"}, "scenarios": [],
+              "pg_vacuum": maintained,
+              "pg_sslmode": (urllib.parse.parse_qs(urllib.parse.urlsplit(args.pg_app_url).query)
+                             .get("sslmode", ["libpq's default (prefer)"])[0]
+                             if args.backend == "postgres" else None)}
     data = os.path.join(args.work, "data.lua")
     run_id = f"{int(time.time())}"
     try:

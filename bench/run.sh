@@ -7,7 +7,7 @@
 #
 #   bench/run.sh --backend sqlite|postgres --scale S [--binary PATH] [--duration SECS]
 #                [--clients N] [--threads T] [--only a,b] [--label L] [--results DIR] [--keep]
-#                [--no-half-peak] [--reuse DIR]
+#                [--no-half-peak] [--no-vacuum] [--pg-sslmode M] [--reuse DIR]
 #
 #   --scale     1 = 50 municipalities x 2,000 payors x the 4 quarters of 2025 (a return
 #               and a payment each); fractions shrink the payors (0.02: 1 x 2,000),
@@ -21,6 +21,12 @@
 #   --keep      keep the work folder (database, server logs, wrk output)
 #   --no-half-peak  skip the second pass of each scenario, paced to half the rate just
 #               measured (its p99 is the target "p99 under 20 ms at half the peak")
+#   --no-vacuum PostgreSQL: measure the database as seeded (by default the seed, or the
+#               reused database, gets a VACUUM (ANALYZE) first: what autovacuum does after
+#               a bulk load, and this machine's PostgreSQL runs with autovacuum off)
+#   --pg-sslmode  libpq's sslmode for the service and pgbench alike (default disable, as
+#               between the two containers of docker-compose.yml; prefer: TLS where the
+#               server offers it, as Debian's PostgreSQL does on 127.0.0.1)
 #   --reuse DIR measure again on the database a --keep run left in DIR (its seed.json,
 #               ids.csv and roomtax.db, or on PostgreSQL pg.env naming the kept database
 #               and roles) instead of seeding anew; writes carry on after the returns and
@@ -32,7 +38,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-backend="" scale="" binary="" duration=20 clients=32 threads=2 only="" label="" keep="" half_peak=yes reuse=""
+backend="" scale="" binary="" duration=20 clients=32 threads=2 only="" label="" keep="" half_peak=yes reuse="" vacuum=yes pg_sslmode=disable
 results=bench/results
 while (($#)); do
   case $1 in
@@ -47,8 +53,10 @@ while (($#)); do
     --results) results=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --no-half-peak) half_peak=no; shift ;;
+    --no-vacuum) vacuum=no; shift ;;
+    --pg-sslmode) pg_sslmode=$2; shift 2 ;;
     --reuse) reuse=$(realpath "$2"); keep=1; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -91,6 +99,7 @@ args=(--bin "$binary" --work "$work" --backend "$backend" --scale "$scale" --dur
 [[ -n $only ]] && args+=(--only "$only")
 [[ -n $label ]] && args+=(--label "$label")
 [[ $half_peak == no ]] && args+=(--no-half-peak)
+[[ $vacuum == no ]] && args+=(--no-vacuum)
 [[ -n $reuse ]] && args+=(--reuse)
 if [[ $backend == sqlite ]]; then
   export DATABASE_URL="sqlite://$work/roomtax.db"
@@ -116,8 +125,11 @@ else
         "$db" "$owner" "$app" "$pw_owner" "$pw_app" "$pg_server" "$db" "$app" "$owner" > "$work/pg.env")
     fi
   fi
-  export DATABASE_URL="postgres://$app:$pw_app@$hostport/$db"
-  export ROOMTAX_MIGRATION_DATABASE_URL="postgres://$owner:$pw_owner@$hostport/$db"
+  # The service and pgbench connect alike: without TLS by default, as in docker-compose.yml
+  # (the postgres image serves without it; Debian's PostgreSQL offers it on 127.0.0.1 and
+  # libpq's default `prefer` takes it): --pg-sslmode prefer measures with it.
+  export DATABASE_URL="postgres://$app:$pw_app@$hostport/$db?sslmode=$pg_sslmode"
+  export ROOMTAX_MIGRATION_DATABASE_URL="postgres://$owner:$pw_owner@$hostport/$db?sslmode=$pg_sslmode"
   args+=(--sql-url "${pg_server%/*}/$db" --pg-app-url "$DATABASE_URL" --pg-app-role "$app")
 fi
 python3 bench/bench.py "${args[@]}"
