@@ -324,18 +324,6 @@ pub fn payor_lines_as_of(
     prefix: &str,
     as_of: NaiveDate,
 ) -> QueryResult<Vec<PayorLine>> {
-    payor_lines_query(municipality_id, prefix, as_of).load_native(conn)
-}
-
-/// The query of [`payor_lines_as_of`]: answered from the two covering indexes
-/// (`ledger_lines_by_account`, `ledger_journals_entry`; migration
-/// `2026-12-11-000001_ledger_covering_indexes`), which its test checks.
-fn payor_lines_query(
-    municipality_id: i64,
-    prefix: &str,
-    as_of: NaiveDate,
-) -> impl for<'q> super::native::LoadOnBoth<'q, PayorLine>
-+ diesel::query_builder::QueryFragment<diesel::sqlite::Sqlite> {
     let (from, to) = prefix_range(prefix);
     ledger_lines::table
         .inner_join(
@@ -358,6 +346,7 @@ fn payor_lines_query(
             ledger_lines::account,
             ledger_lines::amount_cents,
         ))
+        .load_native(conn)
 }
 
 /// The latest date of a journal of one of `kinds` with a line on an account
@@ -405,51 +394,4 @@ pub fn journals_on_account(
             ledger_journals::created_at.asc(),
         ))
         .load_native(conn)
-}
-
-#[cfg(test)]
-mod tests {
-    use diesel::{QueryableByName, RunQueryDsl, sql_types::Text};
-
-    use super::*;
-
-    #[derive(QueryableByName)]
-    struct PlanStep {
-        #[diesel(sql_type = Text)]
-        detail: String,
-    }
-
-    /// A payor's ledger read touches no table row on SQLite: each line is one
-    /// entry of `ledger_lines_by_account`, its journal one of
-    /// `ledger_journals_entry` (PostgreSQL's planner chooses by the table's
-    /// size, so its plan is not checked here).
-    #[test]
-    fn a_payors_lines_are_read_from_covering_indexes_on_sqlite() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = super::super::Target::Sqlite(dir.path().join("plan.db"))
-            .connect()
-            .unwrap();
-        super::super::migrations::run(&mut conn).unwrap();
-        let as_of = NaiveDate::from_ymd_opt(2026, 12, 8).unwrap();
-        let query = payor_lines_query(1, "payor:p-1:", as_of);
-        // The statement with its binds as `?`: SQLite plans them unbound.
-        let text = diesel::debug_query::<diesel::sqlite::Sqlite, _>(&query).to_string();
-        let sql = text.split(" -- binds:").next().unwrap().to_owned();
-        let DbConn::Sqlite(sqlite) = &mut conn else {
-            unreachable!("a SQLite target")
-        };
-        let plan: Vec<String> = diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
-            .load::<PlanStep>(sqlite)
-            .unwrap()
-            .into_iter()
-            .map(|s| s.detail)
-            .collect();
-        for index in ["ledger_lines_by_account", "ledger_journals_entry"] {
-            assert!(
-                plan.iter()
-                    .any(|d| d.contains(&format!("USING COVERING INDEX {index} ("))),
-                "{index} covers the read: {plan:?}"
-            );
-        }
-    }
 }
